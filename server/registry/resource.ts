@@ -1,0 +1,75 @@
+// One served resource, described as data: adding a resource to the apiserver is one ResourceInfo entry.
+import type { FieldError } from '../api/field.js';
+import type { KubeObject, UserInfo } from '../api/types.js';
+
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+export const allVerbs: Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+/** Which validation kube-apiserver applies to metadata.name for this resource. */
+export type NameRule = 'DNS1123Subdomain' | 'DNS1123Label' | 'PathSegment';
+
+/** A column of the Table the server prints for `kubectl get` (additionalPrinterColumns). */
+export interface PrinterColumn {
+  name: string;
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  /** 0 shows by default; 1 only with -o wide */
+  priority?: number;
+  description?: string;
+  /** simple JSONPath over the object (".status.phase"), or a computed cell */
+  jsonPath?: string;
+  compute?: (obj: KubeObject) => string | number | boolean | null;
+}
+
+export interface ScaleSubresource {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
+
+/** Per-resource behaviour on write: the rest.RESTCreateStrategy/RESTUpdateStrategy of kube-apiserver. */
+export interface Strategy {
+  /** Defaulting applied before admission validation and storage (the registry's defaulters). */
+  applyDefaults?(obj: KubeObject): void;
+  /** Resource-specific create validation (metadata is validated generically). */
+  validate?(obj: KubeObject): FieldError[];
+  /** Resource-specific update validation, including immutable fields. */
+  validateUpdate?(obj: KubeObject, old: KubeObject): FieldError[];
+}
+
+/** A create-only resource answered by the server itself and never stored (tokenreviews, subjectaccessreviews, …). */
+export interface VirtualHandlerContext {
+  user: UserInfo;
+  namespace?: string;
+}
+
+export interface ResourceInfo {
+  group: string;
+  version: string;
+  /** plural, lower case */
+  resource: string;
+  kind: string;
+  listKind: string;
+  singular: string;
+  namespaced: boolean;
+  shortNames: string[];
+  categories: string[];
+  verbs: Verb[];
+  subresources: {
+    status?: boolean;
+    scale?: ScaleSubresource;
+  };
+  nameRule: NameRule;
+  /** metadata.generation is kept and bumped on every change outside metadata and status */
+  hasGeneration: boolean;
+  /** the top-level field that only the status subresource may change */
+  hasStatus: boolean;
+  printerColumns: PrinterColumn[];
+  strategy: Strategy;
+  /** set for virtual resources: answered by the server, never stored */
+  virtual?: 'authentication' | 'authorization';
+}
+
+export function gvrKey(group: string, version: string, resource: string): string {
+  return `${group}/${version}/${resource}`;
+}
