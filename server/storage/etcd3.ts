@@ -1,0 +1,659 @@
+// Storage on a real etcd (v3 API through the `etcd3` package), laid out and behaving as kube-apiserver's
+// k8s.io/apiserver/pkg/storage/etcd3 store: values are JSON without metadata.resourceVersion, which is set from
+// the key's mod_revision on every read; creates, updates and deletes are transactions guarded on the revision.
+//
+// Fault handling is ours, not the client's: the etcd3 package's default cockatiel policies (3 retries and a
+// per-host circuit breaker) are replaced by pass-throughs, because a breaker that is open, or half-open with a
+// probe call that never returns, keeps failing calls after etcd is back. Instead every call has a deadline,
+// reads that provably did not reach etcd are retried a few times within it, and gRPC is told to reconnect fast.
+//
+// Watches use their own gRPC watch stream and survive an etcd restart: a lost stream is re-established from the
+// last delivered revision (so nothing is missed or repeated) for up to watchReconnectTimeoutMs, after which the
+// watch ends with onError('Unavailable'). A watch whose revision was compacted meanwhile ends with
+// ResourceVersionTooOld, and the consumer re-lists, as a kube-apiserver reflector does.
+import {
+  ClientClosedError,
+  CompareResult,
+  CompareTarget,
+  Etcd3,
+  GRPCCancelledError,
+  GRPCDeadlineExceededError,
+  GRPCInternalError,
+  GRPCUnavailableError,
+  type IDuplexStream,
+  type IKeyValue,
+  type IOptions,
+  type IRangeResponse,
+  type IWatchRequest,
+  type IWatchResponse,
+  type KVClient,
+} from 'etcd3';
+import type { KubeObject } from '../api/types.js';
+import {
+  StorageError,
+  type ListOptions,
+  type ListResult,
+  type Preconditions,
+  type Storage,
+  type StorageEvent,
+  type StorageWatch,
+  type WatchHandlers,
+} from './interface.js';
+import { decodeContinue, encodeContinue, prefixRangeEnd } from './keys.js';
+import {
+  checkPreconditions,
+  continueExpiredMessage,
+  decodeObject,
+  encodeObject,
+  keyExists,
+  keyNotFound,
+  listExpiredMessage,
+  parseRevision,
+  storedEqual,
+  watchTooOld,
+} from './stored-object.js';
+
+export interface Etcd3StorageOptions {
+  /** etcd client URLs: a list, or one string with commas ("http://127.0.0.1:2379"). */
+  endpoints: string | string[];
+  /** Upper bound for every etcd call, in ms (default 5000). */
+  requestTimeoutMs?: number;
+  /**
+   * How long a watch that lost etcd keeps trying to re-establish before it ends with Unavailable, in ms
+   * (default 30000). A watch that never connected gives up after requestTimeoutMs.
+   */
+  watchReconnectTimeoutMs?: number;
+  /** How often a quiet watch asks etcd for its progress (onProgress), in ms; 0 disables (default 5000). */
+  progressIntervalMs?: number;
+  /** More etcd3 client options (TLS credentials, auth, gRPC channel options). */
+  client?: Omit<IOptions, 'hosts'>;
+}
+
+type CallOptions = NonNullable<Parameters<KVClient['range']>[1]>;
+type FaultPolicy = NonNullable<NonNullable<IOptions['faultHandling']>['global']>;
+type WatchStream = IDuplexStream<IWatchRequest, IWatchResponse>;
+
+/**
+ * A policy that just runs the call. etcd3 only ever calls execute() on its policies; the cast skips cockatiel's
+ * event properties, which nothing reads, so that cockatiel need not be a direct dependency.
+ */
+const passThroughPolicy = {
+  execute: async <T>(fn: (context: { signal: AbortSignal }) => PromiseLike<T> | T): Promise<T> => fn({ signal: new AbortController().signal }),
+} as unknown as FaultPolicy;
+
+/** Reads that failed without reaching etcd are retried this many times, within the call's deadline. */
+const maxReadAttempts = 3;
+/** kube-apiserver's cap on one paging range request. */
+const maxPageBatch = 10_000;
+
+class DeadlineExceeded extends Error {}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The error means etcd could not be reached or did not answer in time (as opposed to answering with an error). */
+function isTransient(err: unknown): boolean {
+  return (
+    err instanceof DeadlineExceeded ||
+    err instanceof GRPCUnavailableError ||
+    err instanceof GRPCDeadlineExceededError ||
+    err instanceof GRPCCancelledError ||
+    err instanceof GRPCInternalError ||
+    err instanceof ClientClosedError
+  );
+}
+
+/** The call failed before a connection existed, so etcd cannot have applied it: safe to retry even a write. */
+function neverSent(err: unknown): boolean {
+  return err instanceof GRPCUnavailableError && /No connection established|ECONNREFUSED|Connection refused/i.test(err.message);
+}
+
+export class Etcd3Storage implements Storage {
+  readonly kind = 'etcd3' as const;
+  /** @internal */
+  readonly client: Etcd3;
+  /** @internal the endpoints, for messages */
+  readonly endpointText: string;
+  /** @internal */
+  readonly requestTimeoutMs: number;
+  /** @internal */
+  readonly watchReconnectTimeoutMs: number;
+  /** @internal */
+  readonly progressIntervalMs: number;
+  private readonly watches = new Set<EtcdWatch>();
+  private closed = false;
+
+  constructor(opts: Etcd3StorageOptions) {
+    const endpoints = (Array.isArray(opts.endpoints) ? opts.endpoints : opts.endpoints.split(','))
+      .map((e) => e.trim())
+      .filter((e) => e !== '');
+    if (endpoints.length === 0) throw new Error('Etcd3Storage: no etcd endpoints given');
+    this.endpointText = endpoints.join(',');
+    this.requestTimeoutMs = opts.requestTimeoutMs ?? 5000;
+    this.watchReconnectTimeoutMs = opts.watchReconnectTimeoutMs ?? 30_000;
+    this.progressIntervalMs = opts.progressIntervalMs ?? 5000;
+    const timeout = this.requestTimeoutMs;
+    this.client = new Etcd3({
+      ...opts.client,
+      hosts: endpoints,
+      faultHandling: { host: () => passThroughPolicy, global: passThroughPolicy },
+      defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + timeout }),
+      grpcOptions: {
+        // A fresh channel after a failure must not inherit a shared subchannel that sits in reconnect backoff
+        // (up to 2 minutes by default): that is what keeps a client failing after etcd is back.
+        'grpc.use_local_subchannel_pool': 1,
+        'grpc.initial_reconnect_backoff_ms': 100,
+        'grpc.max_reconnect_backoff_ms': 1000,
+        // Notice a dead connection (etcd frozen, network gone) on watch streams; etcd allows pings every 5 s.
+        'grpc.keepalive_time_ms': 10_000,
+        'grpc.keepalive_timeout_ms': Math.min(timeout, 10_000),
+        // kube-apiserver lifts the receive limit too: a large list is one response.
+        'grpc.max_receive_message_length': -1,
+        ...opts.client?.grpcOptions,
+      },
+    });
+  }
+
+  /** @internal */
+  unavailable(what: string, key: string, err: unknown): StorageError {
+    // grpc-js appends an empty "Resolution note:" to connection errors
+    const cause = err instanceof DeadlineExceeded ? `no answer within ${this.requestTimeoutMs}ms` : errorMessage(err).replace(/\s*Resolution note:\s*$/, '');
+    return new StorageError('Unavailable', key, `etcd ${this.endpointText} is unavailable (${what} ${key}): ${cause}`);
+  }
+
+  /** etcd's answer as a storage error when it has a meaning here, the unchanged error otherwise. */
+  private interpret(what: string, key: string, err: unknown, paging = false): unknown {
+    if (err instanceof StorageError) return err;
+    if (isTransient(err)) return this.unavailable(what, key, err);
+    const msg = errorMessage(err);
+    if (msg.includes('required revision has been compacted')) {
+      return new StorageError('ResourceVersionTooOld', key, paging ? continueExpiredMessage : listExpiredMessage);
+    }
+    if (msg.includes('required revision is a future revision')) {
+      return new StorageError('InvalidObject', key, `Too large resource version (${msg})`);
+    }
+    return err;
+  }
+
+  /** One etcd call, bounded by requestTimeoutMs; retried only where a retry cannot apply anything twice. */
+  private async call<T>(what: string, key: string, idempotent: boolean, fn: (options: CallOptions) => Promise<T>, paging = false): Promise<T> {
+    if (this.closed) throw new StorageError('Unavailable', key, `etcd storage for ${this.endpointText} is closed`);
+    const deadline = Date.now() + this.requestTimeoutMs;
+    for (let attempt = 1; ; attempt++) {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        // The gRPC deadline should end the call; the timer is the guarantee in case something before the wire
+        // (channel setup, auth) does not honour it.
+        const guard = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new DeadlineExceeded()), Math.max(0, deadline - Date.now()) + 250);
+        });
+        return await Promise.race([fn({ deadline }), guard]);
+      } catch (err) {
+        const backoff = 50 * 2 ** (attempt - 1);
+        const retry = (idempotent ? isTransient(err) && !(err instanceof DeadlineExceeded) : neverSent(err)) && attempt < maxReadAttempts;
+        if (retry && !this.closed && Date.now() + backoff < deadline) {
+          await sleep(backoff);
+          continue;
+        }
+        throw this.interpret(what, key, err, paging);
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+  }
+
+  private range(what: string, key: string, req: Parameters<KVClient['range']>[0], paging = false): Promise<IRangeResponse> {
+    return this.call(what, key, true, (o) => this.client.kv.range(req, o), paging);
+  }
+
+  private decodeKv(key: string, kv: IKeyValue, revision = Number(kv.mod_revision)): KubeObject {
+    return decodeObject(key, kv.value.toString('utf8'), revision);
+  }
+
+  async create(key: string, obj: KubeObject): Promise<KubeObject> {
+    const json = encodeObject(key, obj);
+    const k = Buffer.from(key);
+    const res = await this.call('create', key, false, (o) =>
+      this.client.kv.txn(
+        {
+          compare: [{ key: k, target: CompareTarget.Create, result: CompareResult.Equal, create_revision: 0 }],
+          success: [{ request_put: { key: k, value: Buffer.from(json) } }],
+          failure: [],
+        },
+        o,
+      ),
+    );
+    if (!res.succeeded) throw keyExists(key);
+    return decodeObject(key, json, Number(res.header.revision));
+  }
+
+  async get(key: string): Promise<KubeObject> {
+    const res = await this.range('get', key, { key: Buffer.from(key) });
+    const kv = res.kvs[0];
+    if (!kv) throw keyNotFound(key);
+    return this.decodeKv(key, kv);
+  }
+
+  async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
+    const recursive = prefix.endsWith('/');
+    const rangeEnd = recursive ? prefixRangeEnd(Buffer.from(prefix)) : undefined;
+    let startKey = prefix;
+    let revision = 0;
+    if (opts.continue) {
+      const token = decodeContinue(opts.continue, prefix);
+      startKey = token.startKey;
+      revision = token.revision;
+    } else {
+      revision = parseRevision(prefix, opts.resourceVersion) ?? 0;
+    }
+    const paging = opts.continue !== undefined && opts.continue !== '';
+    const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
+    let batch = limit;
+    const items: KubeObject[] = [];
+    let lastKey = '';
+    let hasMore = false;
+    let remaining: number | undefined;
+    // As kube-apiserver's GetList: keep reading batches at the first batch's revision until limit items match.
+    for (;;) {
+      const res = await this.range('list', prefix, { key: Buffer.from(startKey), range_end: rangeEnd, limit: batch, revision }, paging).catch(
+        async (err: unknown) => {
+          if (err instanceof StorageError && err.code === 'InvalidObject' && err.message.startsWith('Too large')) {
+            // the same message as the memory backend (and kube-apiserver's watch cache)
+            const current = Number(await this.currentRevision());
+            throw new StorageError('InvalidObject', prefix, `Too large resource version: ${revision}, current: ${current}`, current);
+          }
+          throw err;
+        },
+      );
+      if (revision === 0) revision = Number(res.header.revision);
+      hasMore = res.more;
+      let examined = 0;
+      for (const kv of res.kvs) {
+        if (limit && items.length >= limit) {
+          hasMore = true;
+          break;
+        }
+        examined++;
+        lastKey = kv.key.toString('utf8');
+        const obj = this.decodeKv(lastKey, kv);
+        if (!opts.predicate || opts.predicate(obj)) items.push(obj);
+      }
+      remaining = Number(res.count) - examined;
+      if (!hasMore || !limit || items.length >= limit) break;
+      batch = Math.min(batch * 2, maxPageBatch);
+      startKey = `${lastKey}\u0000`;
+    }
+    const result: ListResult = { items, resourceVersion: String(revision) };
+    if (hasMore) {
+      result.continue = encodeContinue(`${lastKey}\u0000`, prefix, revision);
+      // as kube-apiserver: the count is only exact when no predicate skipped keys
+      if (!opts.predicate) result.remainingItemCount = remaining;
+    }
+    return result;
+  }
+
+  async guaranteedUpdate(
+    key: string,
+    tryUpdate: (current: KubeObject | undefined) => Promise<KubeObject> | KubeObject,
+    opts: { preconditions?: Preconditions; allowCreate?: boolean } = {},
+  ): Promise<KubeObject> {
+    const k = Buffer.from(key);
+    let state: IRangeResponse = await this.range('update', key, { key: k });
+    for (;;) {
+      const kv = state.kvs[0];
+      if (!kv && !opts.allowCreate) throw keyNotFound(key);
+      const current = kv ? this.decodeKv(key, kv) : undefined;
+      checkPreconditions(key, current ?? {}, opts.preconditions, Number(kv?.mod_revision ?? state.header.revision));
+      const json = encodeObject(key, await tryUpdate(current));
+      if (kv && storedEqual(json, kv.value.toString('utf8'))) return this.decodeKv(key, kv);
+      const guard = kv
+        ? { key: k, target: CompareTarget.Mod, result: CompareResult.Equal, mod_revision: kv.mod_revision }
+        : { key: k, target: CompareTarget.Create, result: CompareResult.Equal, create_revision: 0 };
+      const res = await this.call('update', key, false, (o) =>
+        this.client.kv.txn(
+          {
+            compare: [guard],
+            success: [{ request_put: { key: k, value: Buffer.from(json) } }],
+            // lost the race: read the winner's version in the same round trip and try again on top of it
+            failure: [{ request_range: { key: k } }],
+          },
+          o,
+        ),
+      );
+      if (res.succeeded) return decodeObject(key, json, Number(res.header.revision));
+      state = res.responses[0]!.response_range;
+    }
+  }
+
+  async delete(key: string, preconditions?: Preconditions): Promise<KubeObject> {
+    const k = Buffer.from(key);
+    let state: IRangeResponse = await this.range('delete', key, { key: k });
+    for (;;) {
+      const kv = state.kvs[0];
+      if (!kv) throw keyNotFound(key);
+      checkPreconditions(key, this.decodeKv(key, kv), preconditions, Number(kv.mod_revision));
+      const res = await this.call('delete', key, false, (o) =>
+        this.client.kv.txn(
+          {
+            compare: [{ key: k, target: CompareTarget.Mod, result: CompareResult.Equal, mod_revision: kv.mod_revision }],
+            success: [{ request_delete_range: { key: k, prev_kv: true } }],
+            failure: [{ request_range: { key: k } }],
+          },
+          o,
+        ),
+      );
+      if (res.succeeded) {
+        const last = res.responses[0]?.response_delete_range?.prev_kvs?.[0] ?? kv;
+        // the returned object carries the deletion revision, as the DELETED watch event does
+        return this.decodeKv(key, last, Number(res.header.revision));
+      }
+      state = res.responses[0]!.response_range;
+    }
+  }
+
+  /**
+   * fromRevision "0" or "" means "from now", as for kube-apiserver: the current objects under prefix arrive as
+   * ADDED events first, then every later change.
+   */
+  watch(prefix: string, fromRevision: string, handlers: WatchHandlers): StorageWatch {
+    const w = new EtcdWatch(this, prefix, handlers);
+    this.watches.add(w);
+    w.start(fromRevision);
+    return w;
+  }
+
+  /** @internal */
+  forgetWatch(w: EtcdWatch): void {
+    this.watches.delete(w);
+  }
+
+  /** @internal whether close() was called */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  async currentRevision(): Promise<string> {
+    // as kube-apiserver's GetCurrentResourceVersion: any cheap linearizable read carries the revision
+    const res = await this.range('current revision', '/', { key: Buffer.from('/'), count_only: true });
+    return String(res.header.revision);
+  }
+
+  /** A bounded linearizable read (kube-apiserver reads the key "health"): it needs a leader and a quorum. */
+  async healthCheck(): Promise<void> {
+    await this.range('health check', 'health', { key: Buffer.from('health'), count_only: true });
+  }
+
+  /**
+   * Compacts etcd's history up to revision (for all keys, not only this storage's), waiting until it is
+   * physically applied. kube-apiserver runs such a compactor every 5 minutes; tests call it directly.
+   */
+  async compact(revision: number | string): Promise<void> {
+    await this.call('compact', '', false, (o) => this.client.kv.compact({ revision: String(revision), physical: true }, o));
+  }
+
+  /** Stops every watch (without calling their handlers) and closes the connections. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const w of [...this.watches]) w.stop();
+    this.client.close();
+  }
+}
+
+/** One etcd watch stream per storage watch, re-established from the last delivered revision when lost. */
+class EtcdWatch implements StorageWatch {
+  private stopped = false;
+  private stream: WatchStream | undefined;
+  /** Bumped for every stream, so late callbacks of an abandoned stream are ignored. */
+  private generation = 0;
+  /** Every change up to and including this revision has been delivered (or was before the watch's start). */
+  private lastRevision = 0;
+  private everConnected = false;
+  private connected = false;
+  private disconnectedSince: number | undefined;
+  private backoffMs = 100;
+  private createTimer: NodeJS.Timeout | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private progressTimer: NodeJS.Timeout | undefined;
+  /** The store revision when etcd created the watcher; until an event reaches it, etcd may still be catching up. */
+  private createdAtRevision = 0;
+  private synced = false;
+  private eventsSinceProgressTick = 0;
+  private readonly rangeEnd: Buffer | undefined;
+
+  constructor(
+    private readonly storage: Etcd3Storage,
+    private readonly prefix: string,
+    private readonly handlers: WatchHandlers,
+  ) {
+    this.rangeEnd = prefix.endsWith('/') ? prefixRangeEnd(Buffer.from(prefix)) : undefined;
+  }
+
+  start(fromRevision: string): void {
+    let from: number | undefined;
+    try {
+      from = parseRevision(this.prefix, fromRevision);
+    } catch (err) {
+      this.failLater(err as StorageError);
+      return;
+    }
+    if (this.storage.isClosed) {
+      this.failLater(new StorageError('Unavailable', this.prefix, `etcd storage for ${this.storage.endpointText} is closed`));
+      return;
+    }
+    if (from === undefined) {
+      void this.startFromNow();
+      return;
+    }
+    this.lastRevision = from;
+    this.startProgressTimer();
+    void this.connect();
+  }
+
+  /** kube-apiserver's watch from "0": the current state as ADDED events, then changes after the list's revision. */
+  private async startFromNow(): Promise<void> {
+    let state: ListResult;
+    try {
+      state = await this.storage.list(this.prefix);
+    } catch (err) {
+      this.fail(err instanceof StorageError ? err : this.storage.unavailable('watch', this.prefix, err));
+      return;
+    }
+    if (this.stopped) return;
+    for (const object of state.items) {
+      this.handlers.onEvent({ type: 'ADDED', object });
+      if (this.stopped) return;
+    }
+    this.lastRevision = Number(state.resourceVersion);
+    this.startProgressTimer();
+    void this.connect();
+  }
+
+  private startProgressTimer(): void {
+    const every = this.storage.progressIntervalMs;
+    if (every <= 0 || !this.handlers.onProgress) return;
+    this.progressTimer = setInterval(() => {
+      // Only quiet, caught-up watches ask: etcd 3.4 may answer a progress request ahead of events still in
+      // flight on a busy stream (etcd-io/etcd#15220), and the revision is only reported, never resumed from.
+      const quiet = this.eventsSinceProgressTick === 0;
+      this.eventsSinceProgressTick = 0;
+      if (quiet && this.connected && this.synced && this.stream) {
+        try {
+          this.stream.write({ progress_request: {} });
+        } catch {
+          // the stream is going away; its error handler reconnects
+        }
+      }
+    }, every);
+    this.progressTimer.unref();
+  }
+
+  private async connect(): Promise<void> {
+    if (this.stopped) return;
+    const generation = ++this.generation;
+    let stream: WatchStream;
+    try {
+      stream = await this.storage.client.watchClient.watch();
+    } catch (err) {
+      this.lost(generation, err);
+      return;
+    }
+    if (this.stopped || generation !== this.generation) {
+      closeStream(stream);
+      return;
+    }
+    this.stream = stream;
+    stream.on('data', (res: IWatchResponse) => {
+      if (generation === this.generation && !this.stopped) this.onResponse(generation, res);
+    });
+    stream.on('error', (err: Error) => this.lost(generation, err));
+    stream.on('end', () => this.lost(generation, new Error('etcd ended the watch stream')));
+    this.createTimer = setTimeout(
+      () => this.lost(generation, new Error(`etcd did not confirm the watch within ${this.storage.requestTimeoutMs}ms`)),
+      this.storage.requestTimeoutMs,
+    );
+    try {
+      stream.write({
+        create_request: {
+          key: Buffer.from(this.prefix),
+          range_end: this.rangeEnd,
+          start_revision: String(this.lastRevision + 1),
+          prev_kv: true,
+          progress_notify: true,
+        },
+      });
+    } catch (err) {
+      this.lost(generation, err);
+    }
+  }
+
+  private onResponse(generation: number, res: IWatchResponse): void {
+    if (res.created) {
+      clearTimeout(this.createTimer);
+      this.connected = true;
+      this.everConnected = true;
+      this.disconnectedSince = undefined;
+      this.backoffMs = 100;
+      this.createdAtRevision = Number(res.header.revision);
+      this.synced = this.lastRevision >= this.createdAtRevision;
+    }
+    if (res.canceled) {
+      const compactRevision = Number(res.compact_revision);
+      if (compactRevision > 0) {
+        this.fail(watchTooOld(this.prefix, this.lastRevision, compactRevision));
+      } else {
+        this.lost(generation, new Error(`etcd canceled the watch: ${res.cancel_reason || 'no reason given'}`));
+      }
+      return;
+    }
+    if (res.events.length > 0) {
+      // All events of one revision come in one response; anything at or below the floor was delivered before
+      // a reconnect already.
+      const floor = this.lastRevision;
+      for (const ev of res.events) {
+        const revision = Number(ev.kv.mod_revision);
+        if (revision <= floor) continue;
+        const event = this.toEvent(ev.type, ev.kv, ev.prev_kv);
+        if (event instanceof StorageError) {
+          this.fail(event);
+          return;
+        }
+        this.lastRevision = Math.max(this.lastRevision, revision);
+        if (revision >= this.createdAtRevision) this.synced = true;
+        this.eventsSinceProgressTick++;
+        this.handlers.onEvent(event);
+        if (this.stopped || generation !== this.generation) return;
+      }
+      return;
+    }
+    if (!res.created && this.synced) {
+      // a progress notification: every event up to header.revision has been sent
+      this.handlers.onProgress?.(String(Math.max(Number(res.header.revision), this.lastRevision)));
+    }
+  }
+
+  private toEvent(type: IWatchResponse['events'][number]['type'], kv: IKeyValue, prevKv: IKeyValue | undefined): StorageEvent | StorageError {
+    const key = kv.key.toString('utf8');
+    try {
+      if (type === 'Delete') {
+        if (!prevKv || prevKv.value.length === 0) {
+          // as kube-apiserver's watcher: without the previous value there is no object to report
+          return new StorageError('InvalidObject', key, `etcd event received with PrevKv=nil (key=${JSON.stringify(key)}, modRevision=${kv.mod_revision}, type=DELETE)`);
+        }
+        const prev = decodeObject(key, prevKv.value.toString('utf8'), Number(prevKv.mod_revision));
+        return { type: 'DELETED', object: decodeObject(key, prevKv.value.toString('utf8'), Number(kv.mod_revision)), prevObject: prev };
+      }
+      const object = decodeObject(key, kv.value.toString('utf8'), Number(kv.mod_revision));
+      if (kv.create_revision === kv.mod_revision) return { type: 'ADDED', object };
+      const event: StorageEvent = { type: 'MODIFIED', object };
+      if (prevKv && prevKv.value.length > 0) event.prevObject = decodeObject(key, prevKv.value.toString('utf8'), Number(prevKv.mod_revision));
+      return event;
+    } catch (err) {
+      return err instanceof StorageError ? err : new StorageError('InvalidObject', key, errorMessage(err));
+    }
+  }
+
+  /** The stream of this generation broke: reconnect from the last revision, or give up after the window. */
+  private lost(generation: number, err: unknown): void {
+    if (this.stopped || generation !== this.generation) return;
+    this.generation++;
+    this.connected = false;
+    clearTimeout(this.createTimer);
+    if (this.stream) closeStream(this.stream);
+    this.stream = undefined;
+    const now = Date.now();
+    this.disconnectedSince ??= now;
+    const window = this.everConnected ? this.storage.watchReconnectTimeoutMs : this.storage.requestTimeoutMs;
+    const down = now - this.disconnectedSince;
+    if (this.storage.isClosed || down >= window) {
+      const why = this.storage.isClosed ? 'storage closed' : `no watch stream for ${down}ms`;
+      this.fail(this.storage.unavailable('watch', this.prefix, new Error(`${why}: ${errorMessage(err)}`)));
+      return;
+    }
+    const delay = Math.min(this.backoffMs, window - down);
+    this.backoffMs = Math.min(this.backoffMs * 2, 1000);
+    this.retryTimer = setTimeout(() => void this.connect(), delay);
+  }
+
+  private failLater(err: StorageError): void {
+    queueMicrotask(() => this.fail(err));
+  }
+
+  private fail(err: StorageError): void {
+    if (this.stopped) return;
+    this.stop();
+    this.handlers.onError(err);
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.generation++;
+    clearTimeout(this.createTimer);
+    clearTimeout(this.retryTimer);
+    if (this.progressTimer) clearInterval(this.progressTimer);
+    if (this.stream) closeStream(this.stream);
+    this.stream = undefined;
+    this.storage.forgetWatch(this);
+  }
+}
+
+/**
+ * Ends our side first: the etcd3 client resets every gRPC client of the host when a still-writable watch stream
+ * errors, and a cancel we asked for must not look like a failure to it.
+ */
+function closeStream(stream: WatchStream): void {
+  try {
+    stream.end();
+  } catch {
+    // already ended
+  }
+  try {
+    stream.cancel();
+  } catch {
+    // already cancelled
+  }
+}
