@@ -1,0 +1,17 @@
+// Certificates, keys and kubeconfigs are written to a temporary file and renamed into place, so a process
+// reading them (the harness polling for admin.crt, a restarted server) never sees half a file.
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+export async function writeFileAtomic(path: string, data: string, mode: number): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    await writeFile(tmp, data, { mode });
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+}

@@ -1,0 +1,39 @@
+// The built-in authorizers of k8s.io/apiserver/pkg/authorization/authorizerfactory.
+import type { UserInfo } from '../api/types.js';
+import type { AuthorizationAttributes, AuthorizationDecision, Authorizer, RuleResolver, RulesResult } from './types.js';
+
+export class AlwaysAllowAuthorizer implements Authorizer, RuleResolver {
+  authorize(): AuthorizationDecision {
+    return { decision: 'Allow', reason: '' };
+  }
+  rulesFor(): RulesResult {
+    return {
+      resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
+      nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+      incomplete: false,
+    };
+  }
+}
+
+/** NoOpinion rather than Deny, as kube's: a later mode in the list may still allow. */
+export class AlwaysDenyAuthorizer implements Authorizer, RuleResolver {
+  authorize(): AuthorizationDecision {
+    return { decision: 'NoOpinion', reason: 'Everything is forbidden.' };
+  }
+  rulesFor(): RulesResult {
+    return { resourceRules: [], nonResourceRules: [], incomplete: false };
+  }
+}
+
+/** authorizerfactory.NewPrivilegedGroups: members of these groups may do anything. */
+export class PrivilegedGroupsAuthorizer implements Authorizer {
+  constructor(private readonly groups: readonly string[]) {}
+  authorize(attrs: AuthorizationAttributes): AuthorizationDecision {
+    const userGroups = attrs.user.groups ?? [];
+    if (userGroups.some((g) => this.groups.includes(g))) return { decision: 'Allow', reason: '' };
+    return { decision: 'NoOpinion', reason: '' };
+  }
+  isPrivileged(user: UserInfo): boolean {
+    return (user.groups ?? []).some((g) => this.groups.includes(g));
+  }
+}

@@ -1,0 +1,170 @@
+import { parseServerOptions, serverOptionsUsage, type ServerOptions } from './server-options.js';
+
+function parseOk(argv: string[]): ServerOptions {
+  const r = parseServerOptions(argv);
+  if (!r.ok) throw new Error(`expected ok, got ${r.errors.join('; ')}`);
+  return r.options;
+}
+
+function parseErrors(argv: string[]): string[] {
+  const r = parseServerOptions(argv);
+  if (r.ok) throw new Error('expected errors');
+  return r.errors;
+}
+
+describe('parseServerOptions defaults', () => {
+  it('uses the documented defaults with no flags', () => {
+    const o = parseOk([]);
+    expect(o.secureServing).toEqual({ port: 6443, bindAddress: '127.0.0.1', certDir: 'certs/generated' });
+    expect(o.authentication).toEqual({ anonymous: true });
+    expect(o.authorization).toEqual({ modes: ['AlwaysAllow'] });
+    expect(o.etcd).toEqual({ storageBackend: 'memory', servers: [], prefix: '/registry' });
+    expect(o.admission.plugins).toEqual([
+      'NamespaceLifecycle',
+      'LimitRanger',
+      'ServiceAccount',
+      'TaintNodesByCondition',
+      'PodSecurity',
+      'Priority',
+      'DefaultTolerationSeconds',
+      'DefaultStorageClass',
+      'StorageObjectInUseProtection',
+      'PersistentVolumeClaimResize',
+      'RuntimeClass',
+      'CertificateApproval',
+      'CertificateSigning',
+      'ClusterTrustBundleAttest',
+      'CertificateSubjectRestriction',
+      'DefaultIngressClass',
+      'MutatingAdmissionPolicy',
+      'MutatingAdmissionWebhook',
+      'ValidatingAdmissionPolicy',
+      'ValidatingAdmissionWebhook',
+      'ResourceQuota',
+    ]);
+    expect(o.verbosity).toBe(0);
+    expect(o.help).toBe(false);
+    expect(o.featureGates.enabled('MutatingAdmissionPolicy')).toBe(true);
+    expect(o.featureGates.enabled('ManifestBasedAdmissionControlConfig')).toBe(false);
+  });
+
+  it('hands out frozen options', () => {
+    const o = parseOk([]);
+    expect(Object.isFrozen(o)).toBe(true);
+    expect(Object.isFrozen(o.secureServing)).toBe(true);
+    expect(Object.isFrozen(o.authorization.modes)).toBe(true);
+  });
+});
+
+describe('parseServerOptions flag forms', () => {
+  it.each<[string, string[], (o: ServerOptions) => unknown, unknown]>([
+    ['--flag=value', ['--secure-port=8443'], (o) => o.secureServing.port, 8443],
+    ['--flag value', ['--secure-port', '8443'], (o) => o.secureServing.port, 8443],
+    ['0 picks a free port', ['--secure-port=0'], (o) => o.secureServing.port, 0],
+    ['hex int as Go ParseInt base 0', ['--secure-port=0x20FB'], (o) => o.secureServing.port, 8443],
+    ['underscore normalized to dash', ['--secure_port=7443'], (o) => o.secureServing.port, 7443],
+    ['bind address v6', ['--bind-address', '::1'], (o) => o.secureServing.bindAddress, '::1'],
+    ['bind address 0.0.0.0', ['--bind-address=0.0.0.0'], (o) => o.secureServing.bindAddress, '0.0.0.0'],
+    ['bare boolean', ['--anonymous-auth'], (o) => o.authentication.anonymous, true],
+    ['boolean =false', ['--anonymous-auth=false'], (o) => o.authentication.anonymous, false],
+    ['boolean =0', ['--anonymous-auth=0'], (o) => o.authentication.anonymous, false],
+    ['comma list', ['--authorization-mode=ABAC,AlwaysDeny', '--authorization-policy-file=p.jsonl'], (o) => o.authorization.modes, ['ABAC', 'AlwaysDeny']],
+    ['repeated list flags append', ['--etcd-servers=http://a:2379', '--etcd-servers', 'http://b:2379,http://c:2379'], (o) => o.etcd.servers, ['http://a:2379', 'http://b:2379', 'http://c:2379']],
+    ['storage defaults to etcd3 with servers', ['--etcd-servers=http://127.0.0.1:2379'], (o) => o.etcd.storageBackend, 'etcd3'],
+    ['explicit memory backend', ['--storage-backend=memory', '--etcd-servers=http://x:1'], (o) => o.etcd.storageBackend, 'memory'],
+    ['etcd prefix', ['--etcd-prefix=/kah'], (o) => o.etcd.prefix, '/kah'],
+    ['-v shorthand', ['-v', '4'], (o) => o.verbosity, 4],
+    ['-v=N', ['-v=6'], (o) => o.verbosity, 6],
+    ['-vN', ['-v2'], (o) => o.verbosity, 2],
+    ['--v', ['--v=3'], (o) => o.verbosity, 3],
+    ['files', ['--tls-cert-file=a.crt', '--tls-private-key-file=a.key'], (o) => [o.secureServing.certFile, o.secureServing.keyFile], ['a.crt', 'a.key']],
+    ['client CA and tokens', ['--client-ca-file=ca.crt', '--token-auth-file=t.csv', '--anonymous-auth=false'], (o) => o.authentication, { clientCAFile: 'ca.crt', tokenAuthFile: 't.csv', anonymous: false }],
+    ['admission config', ['--admission-control-config-file', '/etc/ac.yaml'], (o) => o.admission.configFile, '/etc/ac.yaml'],
+    ['audit log', ['--audit-log-path=-'], (o) => o.audit.logPath, '-'],
+    ['kubeconfig', ['--write-kubeconfig', '/tmp/kc'], (o) => o.writeKubeconfig, '/tmp/kc'],
+    ['the next argument is taken even if it looks like a flag', ['--cert-dir', '--v=2'], (o) => o.secureServing.certDir, '--v=2'],
+    ['-- ends the flags', ['--v=1', '--'], (o) => o.verbosity, 1],
+    ['feature gates merge across flags', ['--feature-gates=ManifestBasedAdmissionControlConfig=true', '--feature-gates', 'MutatingAdmissionPolicy=false'], (o) => [o.featureGates.enabled('ManifestBasedAdmissionControlConfig'), o.featureGates.enabled('MutatingAdmissionPolicy')], [true, false]],
+  ])('%s', (_name, argv, pick, expected) => {
+    expect(pick(parseOk(argv))).toEqual(expected);
+  });
+
+  it('enables and disables admission plugins in kube order', () => {
+    const o = parseOk(['--enable-admission-plugins=AlwaysPullImages,NodeRestriction', '--disable-admission-plugins=ServiceAccount,LimitRanger,ResourceQuota']);
+    expect(o.admission.plugins.slice(0, 4)).toEqual(['NamespaceLifecycle', 'NodeRestriction', 'TaintNodesByCondition', 'AlwaysPullImages']);
+    expect(o.admission.plugins).not.toContain('ServiceAccount');
+    expect(o.admission.plugins).not.toContain('ResourceQuota');
+  });
+
+  it('warns when a GA gate is set, as kube logs it', () => {
+    const r = parseServerOptions(['--feature-gates=MutatingAdmissionPolicy=false']);
+    expect(r.ok && r.warnings).toEqual(['Setting GA feature gate MutatingAdmissionPolicy=false. It will be removed in a future release.']);
+  });
+
+  it('returns help without validating', () => {
+    const o = parseOk(['--help', '--authorization-mode=ABAC']);
+    expect(o.help).toBe(true);
+    expect(parseOk(['-h']).help).toBe(true);
+  });
+
+  it('prints every flag in the usage', () => {
+    const u = serverOptionsUsage();
+    for (const f of ['--secure-port int', '--bind-address ip', '--anonymous-auth ', '--authorization-mode strings', '-v, --v Level', '--feature-gates mapStringBool', '-h, --help']) {
+      expect(u).toContain(f);
+    }
+    expect(u).toContain('(default 6443)');
+    expect(u).toContain('(default "certs/generated")');
+    expect(u).toContain('ManifestBasedAdmissionControlConfig=true|false (ALPHA - default=false)');
+  });
+});
+
+describe('parseServerOptions errors, as pflag and cobra print them', () => {
+  it.each<[string, string[], string]>([
+    ['unknown flag', ['--foo'], 'unknown flag: --foo'],
+    ['unknown flag with value', ['--foo=bar'], 'unknown flag: --foo'],
+    ['unknown shorthand', ['-x'], "unknown shorthand flag: 'x' in -x"],
+    ['bad flag syntax', ['---secure-port=1'], 'bad flag syntax: ---secure-port=1'],
+    ['missing value', ['--secure-port'], 'flag needs an argument: --secure-port'],
+    ['missing shorthand value', ['-v'], "flag needs an argument: 'v' in -v"],
+    ['bad int', ['--secure-port=abc'], 'invalid argument "abc" for "--secure-port" flag: strconv.ParseInt: parsing "abc": invalid syntax'],
+    ['empty int', ['--secure-port='], 'invalid argument "" for "--secure-port" flag: strconv.ParseInt: parsing "": invalid syntax'],
+    ['int out of range', ['--secure-port=99999999999999999999'], 'invalid argument "99999999999999999999" for "--secure-port" flag: strconv.ParseInt: parsing "99999999999999999999": value out of range'],
+    ['bad bool', ['--anonymous-auth=x'], 'invalid argument "x" for "--anonymous-auth" flag: strconv.ParseBool: parsing "x": invalid syntax'],
+    ['bad level names the shorthand', ['--v=high'], 'invalid argument "high" for "-v, --v" flag: strconv.ParseInt: parsing "high": invalid syntax'],
+    ['level is base 10', ['--v=0x2'], 'invalid argument "0x2" for "-v, --v" flag: strconv.ParseInt: parsing "0x2": invalid syntax'],
+    ['bad ip', ['--bind-address=localhost'], 'invalid argument "localhost" for "--bind-address" flag: failed to parse IP: "localhost"'],
+    ['unknown gate', ['--feature-gates=Foo=true'], 'invalid argument "Foo=true" for "--feature-gates" flag: unrecognized feature gate: Foo'],
+    ['gate without value', ['--feature-gates=MutatingAdmissionPolicy'], 'invalid argument "MutatingAdmissionPolicy" for "--feature-gates" flag: missing bool value for MutatingAdmissionPolicy'],
+    ['gate with a bad bool', ['--feature-gates=AllAlpha=yes'], 'invalid argument "AllAlpha=yes" for "--feature-gates" flag: invalid value of AllAlpha=yes, err: strconv.ParseBool: parsing "yes": invalid syntax'],
+    ['bad csv in a list flag', ['--authorization-mode="ABAC'], 'invalid argument "\\"ABAC" for "--authorization-mode" flag: parse error on line 1, column 6: extraneous or missing " in quoted-field'],
+    ['boolean with a separate value is a positional argument', ['--anonymous-auth', 'false'], '"kube-apiserver" does not take any arguments, got ["false"]'],
+  ])('%s', (_name, argv, expected) => {
+    expect(parseErrors(argv)).toEqual([expected]);
+  });
+
+  it.each<[string, string[], string[]]>([
+    ['ABAC without a policy file', ['--authorization-mode=ABAC'], ["authorization-mode ABAC's authorization policy file not passed"]],
+    ['policy file without ABAC', ['--authorization-policy-file=p'], ['cannot specify --authorization-policy-file without mode ABAC']],
+    ['unknown mode', ['--authorization-mode=Magic'], ['authorization-mode "Magic" is not a valid mode']],
+    ['kube mode this server lacks', ['--authorization-mode=Node,RBAC'], ['authorization-mode "Node" is not supported by this apiserver (supported: AlwaysAllow, AlwaysDeny, ABAC)', 'authorization-mode "RBAC" is not supported by this apiserver (supported: AlwaysAllow, AlwaysDeny, ABAC)']],
+    ['empty mode list', ['--authorization-mode='], ['at least one authorization-mode must be passed']],
+    ['duplicate mode', ['--authorization-mode=AlwaysDeny,AlwaysDeny'], ['authorization-mode ["AlwaysDeny" "AlwaysDeny"] has mode specified more than once']],
+    ['cert without key', ['--tls-cert-file=a.crt'], ['missing filename for serving cert']],
+    ['key without cert', ['--tls-private-key-file=a.key'], ['missing filename for serving cert']],
+    ['port out of range', ['--secure-port=70000'], ['--secure-port 70000 must be between 0 and 65535, inclusive. 0 for picking a free port']],
+    ['etcd3 without servers', ['--storage-backend=etcd3'], ['--etcd-servers must be specified']],
+    ['unknown backend', ['--storage-backend=etcd2'], ["--storage-backend invalid, allowed values: etcd3, memory. If not specified, it will default to 'etcd3' when --etcd-servers is set, else 'memory'"]],
+    ['unknown admission plugins', ['--enable-admission-plugins=Foo', '--disable-admission-plugins=Bar'], ['enable-admission-plugins plugin "Foo" is unknown', 'disable-admission-plugins plugin "Bar" is unknown']],
+    ['plugin in both lists', ['--enable-admission-plugins=PodSecurity', '--disable-admission-plugins=PodSecurity'], ['PodSecurity is defined in both enable-admission-plugins and disable-admission-plugins']],
+  ])('validation: %s', (_name, argv, expected) => {
+    expect(parseErrors(argv)).toEqual(expected);
+  });
+
+  it('collects every validation error at once', () => {
+    expect(parseErrors(['--authorization-mode=ABAC', '--tls-cert-file=x', '--storage-backend=etcd3'])).toEqual([
+      'missing filename for serving cert',
+      "authorization-mode ABAC's authorization policy file not passed",
+      '--etcd-servers must be specified',
+    ]);
+  });
+});

@@ -1,0 +1,374 @@
+// kube-apiserver's command line, for the flags this apiserver supports: parsed with pflag's rules and texts,
+// then validated as kube-apiserver's options Validate() functions do. Errors are values; the caller prints
+// them one per line and exits 1.
+import { isIP } from 'node:net';
+import { enabledAdmissionPlugins, validateAdmissionPluginFlags } from './admission-plugins.js';
+import { defaultFeatureGates, featureGatesHelp, parseFeatureGates, type FeatureGates } from './feature-gates.js';
+import { FlagSet } from './flagset.js';
+import { readFlagCsv } from './go-csv.js';
+import { goQuote, goQuoteList, parseGoBool, parseGoInt } from './go-strconv.js';
+
+export type AuthorizationMode = 'AlwaysAllow' | 'AlwaysDeny' | 'ABAC';
+export const supportedAuthorizationModes: readonly AuthorizationMode[] = ['AlwaysAllow', 'AlwaysDeny', 'ABAC'];
+/** Modes kube-apiserver knows that this apiserver does not implement. */
+const kubeOnlyAuthorizationModes = ['Node', 'RBAC', 'Webhook'];
+
+export type StorageBackend = 'etcd3' | 'memory';
+
+/** Grouped as kube-apiserver's ServerRunOptions: one section per options struct. */
+export interface ServerOptions {
+  secureServing: {
+    /** 0 = let the OS pick a free port */
+    port: number;
+    bindAddress: string;
+    /** where the generated CA, serving and admin certificates live (and are reused from) */
+    certDir: string;
+    /** both set: serve with these instead of the generated serving certificate */
+    certFile?: string;
+    keyFile?: string;
+  };
+  authentication: {
+    /** x509 client-certificate authentication is on when set */
+    clientCAFile?: string;
+    tokenAuthFile?: string;
+    anonymous: boolean;
+  };
+  authorization: {
+    modes: AuthorizationMode[];
+    policyFile?: string;
+  };
+  etcd: {
+    storageBackend: StorageBackend;
+    servers: string[];
+    prefix: string;
+  };
+  admission: {
+    enablePlugins: string[];
+    disablePlugins: string[];
+    /** the effective plugins, in kube's recommended order (not-implemented ones are no-ops) */
+    plugins: string[];
+    configFile?: string;
+  };
+  featureGates: FeatureGates;
+  audit: { logPath?: string };
+  /** klog --v */
+  verbosity: number;
+  /** write an admin kubeconfig here once serving */
+  writeKubeconfig?: string;
+  /** --help was given: print usage() and exit 0; nothing else is validated */
+  help: boolean;
+}
+
+export type ServerOptionsResult = { ok: true; options: ServerOptions; warnings: string[] } | { ok: false; errors: string[] };
+
+/** Mutable state the flags write into before validation freezes it into ServerOptions. */
+interface RawOptions {
+  securePort: number;
+  bindAddress: string;
+  certDir: string;
+  tlsCertFile: string;
+  tlsPrivateKeyFile: string;
+  clientCAFile: string;
+  tokenAuthFile: string;
+  anonymousAuth: boolean;
+  authorizationModes: string[];
+  authorizationPolicyFile: string;
+  storageBackend: string;
+  etcdServers: string[];
+  etcdPrefix: string;
+  featureGates: FeatureGates;
+  enablePlugins: string[];
+  disablePlugins: string[];
+  admissionControlConfigFile: string;
+  auditLogPath: string;
+  verbosity: number;
+  writeKubeconfig: string;
+  help: boolean;
+}
+
+function defaults(): RawOptions {
+  return {
+    securePort: 6443,
+    // kube-apiserver binds 0.0.0.0; a test tool should not expose itself to the network unless asked to.
+    bindAddress: '127.0.0.1',
+    certDir: 'certs/generated',
+    tlsCertFile: '',
+    tlsPrivateKeyFile: '',
+    clientCAFile: '',
+    tokenAuthFile: '',
+    anonymousAuth: true,
+    // kube-apiserver defaults to AlwaysAllow too when no mode is given; clusters set Node,RBAC.
+    authorizationModes: ['AlwaysAllow'],
+    authorizationPolicyFile: '',
+    storageBackend: '',
+    etcdServers: [],
+    etcdPrefix: '/registry',
+    featureGates: defaultFeatureGates(),
+    enablePlugins: [],
+    disablePlugins: [],
+    admissionControlConfigFile: '',
+    auditLogPath: '',
+    verbosity: 0,
+    writeKubeconfig: '',
+    help: false,
+  };
+}
+
+/** pflag's stringSlice: the first use replaces the default, later uses append. */
+function stringSlice(get: () => string[], put: (v: string[]) => void): (value: string) => string | undefined {
+  let changed = false;
+  return (value) => {
+    const r = readFlagCsv(value);
+    if (!r.ok) return r.error;
+    put(changed ? [...get(), ...r.values] : r.values);
+    changed = true;
+    return undefined;
+  };
+}
+
+function buildFlagSet(o: RawOptions, warnings: string[]): FlagSet {
+  const fs = new FlagSet();
+  const str = (name: string, usage: string, key: { [K in keyof RawOptions]: RawOptions[K] extends string ? K : never }[keyof RawOptions]) =>
+    fs.define({
+      name,
+      usage,
+      type: 'string',
+      defValue: o[key],
+      set: (v) => {
+        o[key] = v;
+        return undefined;
+      },
+    });
+
+  fs.define({
+    name: 'secure-port',
+    type: 'int',
+    defValue: String(o.securePort),
+    usage: 'The port on which to serve HTTPS with authentication and authorization. 0 picks a free port (printed at startup).',
+    set: (v) => {
+      const r = parseGoInt(v, 0, 64);
+      if (!r.ok) return r.error;
+      o.securePort = r.value;
+      return undefined;
+    },
+  });
+  fs.define({
+    name: 'bind-address',
+    type: 'ip',
+    defValue: o.bindAddress,
+    usage: 'The IP address on which to listen for the --secure-port port. Defaults to 127.0.0.1 (kube-apiserver: 0.0.0.0).',
+    set: (v) => {
+      // pflag's ipValue ignores an empty value.
+      if (v === '') return undefined;
+      const ip = v.trim();
+      if (isIP(ip) === 0 || ip.includes('%')) return `failed to parse IP: ${goQuote(v)}`;
+      o.bindAddress = ip;
+      return undefined;
+    },
+  });
+  str('cert-dir', 'The directory where the TLS certs are located. If --tls-cert-file and --tls-private-key-file are provided, this flag will be ignored for serving.', 'certDir');
+  str('tls-cert-file', 'File containing the default x509 Certificate for HTTPS. If HTTPS serving is enabled, and --tls-cert-file and --tls-private-key-file are not provided, a self-signed certificate and key are generated in --cert-dir.', 'tlsCertFile');
+  str('tls-private-key-file', 'File containing the default x509 private key matching --tls-cert-file.', 'tlsPrivateKeyFile');
+  str('client-ca-file', 'If set, any request presenting a client certificate signed by one of the authorities in the client-ca-file is authenticated with an identity corresponding to the CommonName of the client certificate.', 'clientCAFile');
+  str('token-auth-file', 'If set, the file that will be used to secure the secure port of the API server via token authentication.', 'tokenAuthFile');
+  fs.define({
+    name: 'anonymous-auth',
+    type: 'bool',
+    defValue: String(o.anonymousAuth),
+    noOptDefVal: 'true',
+    usage: 'Enables anonymous requests to the secure port of the API server. Requests that are not rejected by another authentication method are treated as anonymous requests. Anonymous requests have a username of system:anonymous, and a group name of system:unauthenticated.',
+    set: (v) => {
+      const r = parseGoBool(v);
+      if (!r.ok) return r.error;
+      o.anonymousAuth = r.value;
+      return undefined;
+    },
+  });
+  fs.define({
+    name: 'authorization-mode',
+    type: 'strings',
+    defValue: `[${o.authorizationModes.join(',')}]`,
+    usage: 'Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny,ABAC.',
+    set: stringSlice(
+      () => o.authorizationModes,
+      (v) => (o.authorizationModes = v),
+    ),
+  });
+  str('authorization-policy-file', 'File with authorization policy in json line by line format, used with --authorization-mode=ABAC, on the secure port.', 'authorizationPolicyFile');
+  str('storage-backend', "The storage backend for persistence. Options: 'etcd3', 'memory'. Defaults to 'etcd3' when --etcd-servers is set, else 'memory'.", 'storageBackend');
+  fs.define({
+    name: 'etcd-servers',
+    type: 'strings',
+    defValue: '[]',
+    usage: 'List of etcd servers to connect with (scheme://ip:port), comma separated.',
+    set: stringSlice(
+      () => o.etcdServers,
+      (v) => (o.etcdServers = v),
+    ),
+  });
+  str('etcd-prefix', 'The prefix to prepend to all resource paths in etcd.', 'etcdPrefix');
+  fs.define({
+    name: 'feature-gates',
+    type: 'mapStringBool',
+    defValue: '',
+    usage: `A set of key=value pairs that describe feature gates for alpha/experimental features. Options are:\n${featureGatesHelp().join('\n')}`,
+    set: (v) => {
+      const r = parseFeatureGates(v, o.featureGates);
+      if (!r.ok) return r.error;
+      o.featureGates = r.gates;
+      warnings.push(...r.warnings);
+      return undefined;
+    },
+  });
+  fs.define({
+    name: 'enable-admission-plugins',
+    type: 'strings',
+    defValue: '[]',
+    usage: 'admission plugins that should be enabled in addition to default enabled ones. The order of plugins in this flag does not matter.',
+    set: stringSlice(
+      () => o.enablePlugins,
+      (v) => (o.enablePlugins = v),
+    ),
+  });
+  fs.define({
+    name: 'disable-admission-plugins',
+    type: 'strings',
+    defValue: '[]',
+    usage: 'admission plugins that should be disabled although they are in the default enabled plugins list. The order of plugins in this flag does not matter.',
+    set: stringSlice(
+      () => o.disablePlugins,
+      (v) => (o.disablePlugins = v),
+    ),
+  });
+  str('admission-control-config-file', 'File with admission control configuration.', 'admissionControlConfigFile');
+  str('audit-log-path', 'If set, all requests coming to the apiserver will be logged to this file. \'-\' means standard out.', 'auditLogPath');
+  fs.define({
+    name: 'v',
+    shorthand: 'v',
+    type: 'Level',
+    defValue: '0',
+    usage: 'number for the log level verbosity',
+    set: (v) => {
+      // klog's Level.Set parses base 10, 32 bits.
+      const r = parseGoInt(v, 10, 32);
+      if (!r.ok) return r.error;
+      o.verbosity = r.value;
+      return undefined;
+    },
+  });
+  str('write-kubeconfig', 'Write an admin kubeconfig (client certificate of kubernetes-admin, system:masters) to this path once serving. Not a kube-apiserver flag.', 'writeKubeconfig');
+  fs.define({
+    name: 'help',
+    shorthand: 'h',
+    type: 'bool',
+    defValue: 'false',
+    noOptDefVal: 'true',
+    usage: 'help for kube-apiserver',
+    set: (v) => {
+      const r = parseGoBool(v);
+      if (!r.ok) return r.error;
+      o.help = r.value;
+      return undefined;
+    },
+  });
+  return fs;
+}
+
+/** --help text in cobra's layout. */
+export function serverOptionsUsage(commandPath = 'kube-apiserver'): string {
+  const fs = buildFlagSet(defaults(), []);
+  return `Usage:\n  ${commandPath} [flags]\n\nFlags:\n${fs.usages()}\n`;
+}
+
+/** The cross-flag checks of kube-apiserver's options Validate(), each with kube's text where kube has one. */
+function validate(o: RawOptions): string[] {
+  const errs: string[] = [];
+  // SecureServingOptions.Validate; 0 is allowed here and means "pick a free port".
+  if (o.securePort < 0 || o.securePort > 65535) {
+    errs.push(`--secure-port ${o.securePort} must be between 0 and 65535, inclusive. 0 for picking a free port`);
+  }
+  // dynamiccertificates.NewDynamicServingContentFromFiles
+  if ((o.tlsCertFile === '') !== (o.tlsPrivateKeyFile === '')) errs.push('missing filename for serving cert');
+
+  // BuiltInAuthorizationOptions.Validate
+  const modes = o.authorizationModes;
+  if (modes.length === 0) errs.push('at least one authorization-mode must be passed');
+  for (const mode of modes) {
+    if (kubeOnlyAuthorizationModes.includes(mode)) {
+      errs.push(`authorization-mode ${goQuote(mode)} is not supported by this apiserver (supported: ${supportedAuthorizationModes.join(', ')})`);
+    } else if (!(supportedAuthorizationModes as readonly string[]).includes(mode)) {
+      errs.push(`authorization-mode ${goQuote(mode)} is not a valid mode`);
+    }
+    if (mode === 'ABAC' && o.authorizationPolicyFile === '') errs.push("authorization-mode ABAC's authorization policy file not passed");
+  }
+  if (o.authorizationPolicyFile !== '' && !modes.includes('ABAC')) errs.push('cannot specify --authorization-policy-file without mode ABAC');
+  if (new Set(modes).size !== modes.length) errs.push(`authorization-mode ${goQuoteList(modes)} has mode specified more than once`);
+
+  // EtcdOptions.Validate
+  if (o.storageBackend !== '' && o.storageBackend !== 'etcd3' && o.storageBackend !== 'memory') {
+    errs.push("--storage-backend invalid, allowed values: etcd3, memory. If not specified, it will default to 'etcd3' when --etcd-servers is set, else 'memory'");
+  }
+  if (o.storageBackend === 'etcd3' && o.etcdServers.length === 0) errs.push('--etcd-servers must be specified');
+
+  // AdmissionOptions.Validate
+  errs.push(...validateAdmissionPluginFlags(o.enablePlugins, o.disablePlugins));
+  return errs;
+}
+
+function freeze(o: RawOptions): ServerOptions {
+  const opt = <T>(v: T | ''): T | undefined => (v === '' ? undefined : (v as T));
+  const storageBackend: StorageBackend = o.storageBackend === 'etcd3' || o.storageBackend === 'memory' ? o.storageBackend : o.etcdServers.length > 0 ? 'etcd3' : 'memory';
+  const options: ServerOptions = {
+    secureServing: { port: o.securePort, bindAddress: o.bindAddress, certDir: o.certDir },
+    authentication: { anonymous: o.anonymousAuth },
+    authorization: { modes: o.authorizationModes as AuthorizationMode[] },
+    etcd: { storageBackend, servers: [...o.etcdServers], prefix: o.etcdPrefix },
+    admission: {
+      enablePlugins: [...o.enablePlugins],
+      disablePlugins: [...o.disablePlugins],
+      plugins: enabledAdmissionPlugins(o.enablePlugins, o.disablePlugins),
+    },
+    featureGates: o.featureGates,
+    audit: {},
+    verbosity: o.verbosity,
+    help: o.help,
+  };
+  const assign = <T extends object>(target: T, values: Partial<T>): void => {
+    for (const [k, v] of Object.entries(values)) if (v !== undefined) (target as Record<string, unknown>)[k] = v;
+  };
+  assign(options.secureServing, { certFile: opt(o.tlsCertFile), keyFile: opt(o.tlsPrivateKeyFile) });
+  assign(options.authentication, { clientCAFile: opt(o.clientCAFile), tokenAuthFile: opt(o.tokenAuthFile) });
+  assign(options.authorization, { policyFile: opt(o.authorizationPolicyFile) });
+  assign(options.admission, { configFile: opt(o.admissionControlConfigFile) });
+  assign(options.audit, { logPath: opt(o.auditLogPath) });
+  assign(options, { writeKubeconfig: opt(o.writeKubeconfig) });
+  return deepFreeze(options);
+}
+
+function deepFreeze<T>(v: T): T {
+  if (v && typeof v === 'object' && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const child of Object.values(v)) deepFreeze(child);
+  }
+  return v;
+}
+
+/**
+ * Parses argv (without node and the script) as kube-apiserver would. `commandPath` names the command in the
+ * "does not take any arguments" error, as cobra's CommandPath() does.
+ */
+export function parseServerOptions(argv: readonly string[], commandPath = 'kube-apiserver'): ServerOptionsResult {
+  const raw = defaults();
+  const warnings: string[] = [];
+  const fs = buildFlagSet(raw, warnings);
+  const parsed = fs.parse(argv);
+  if (!parsed.ok) return { ok: false, errors: [parsed.error] };
+  if (raw.help) return { ok: true, options: freeze(raw), warnings };
+  // kube-apiserver's cobra Args check: positional arguments are an error ("--anonymous-auth false" lands here).
+  if (parsed.args.some((a) => a.length > 0)) {
+    return { ok: false, errors: [`${goQuote(commandPath)} does not take any arguments, got ${goQuoteList(parsed.args)}`] };
+  }
+  const errs = validate(raw);
+  if (errs.length) return { ok: false, errors: errs };
+  return { ok: true, options: freeze(raw), warnings };
+}
