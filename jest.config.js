@@ -6,4 +6,5 @@ export default {
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, isolatedModules: true, tsconfig: 'tsconfig.test.json' }] },
   testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/server/**/*.test.ts', '<rootDir>/harness/**/*.test.ts', '<rootDir>/certs/**/*.test.ts', '<rootDir>/scenarios/**/*.test.ts', '<rootDir>/examples/**/*.test.ts'],
   testTimeout: 60000,
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };

@@ -71,9 +71,6 @@ export const errors = {
     return new StatusError(403, 'Forbidden', `${subject} is forbidden: ${why}`, details(gr, name));
   },
 
-  /** Forbidden for a non-resource path such as /metrics. */
-  forbiddenPath: (path: string, why: string): StatusError => new StatusError(403, 'Forbidden', `forbidden: ${why}`, undefined, {}),
-
   methodNotSupported: (gr: GroupResource, action: string): StatusError =>
     new StatusError(405, 'MethodNotAllowed', `${action} is not supported on resources of kind "${qualifiedResource(gr)}"`, details(gr, undefined)),
 

@@ -2,7 +2,7 @@
 // (pkg/printers/internalversion) so `kubectl get` prints what it prints against a real cluster.
 import type { KubeObject } from '../api/types.js';
 import { allVerbs, gvrKey, type PrinterColumn, type ResourceInfo, type Strategy } from './resource.js';
-import { strategies } from './strategies.js';
+import { strategies } from './strategies/index.js';
 
 type Entry = Partial<ResourceInfo> & Pick<ResourceInfo, 'group' | 'version' | 'resource' | 'kind' | 'namespaced'>;
 

@@ -35,6 +35,13 @@ export interface Strategy {
   validate?(obj: KubeObject): FieldError[];
   /** Resource-specific update validation, including immutable fields. */
   validateUpdate?(obj: KubeObject, old: KubeObject): FieldError[];
+  /**
+   * When set, DELETE only marks the object (deletionTimestamp, then this hook, e.g. phase Terminating) and a
+   * controller finishes the deletion once pendingFinalization says nothing is left (namespaces).
+   */
+  gracefulDelete?(obj: KubeObject): void;
+  /** Finalization the resource tracks outside metadata.finalizers (a namespace's spec.finalizers). */
+  pendingFinalization?(obj: KubeObject): boolean;
 }
 
 /** A create-only resource answered by the server itself and never stored (tokenreviews, subjectaccessreviews, …). */

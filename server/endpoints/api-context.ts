@@ -1,0 +1,17 @@
+// What the REST handlers need from the server, passed in so each handler stays a function of its inputs.
+import type { KubeObject, UserInfo } from '../api/types.js';
+import type { RequestInfo } from '../http/request-info.js';
+import type { ResourceIndex } from '../registry/resource-index.js';
+import type { ResourceInfo } from '../registry/resource.js';
+import type { ResourceStore } from '../registry/store.js';
+
+/** Answers a create on a virtual resource (TokenReview, SubjectAccessReview, …). */
+export type VirtualResourceHandler = (info: ResourceInfo, body: KubeObject, req: { user: UserInfo; requestInfo: RequestInfo }) => Promise<KubeObject>;
+
+export interface ApiContext {
+  index: ResourceIndex;
+  storeFor(info: ResourceInfo): ResourceStore;
+  virtual: VirtualResourceHandler;
+  /** ends every open watch (shutdown) */
+  watchRegistry: Set<() => void>;
+}

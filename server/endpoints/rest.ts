@@ -1,0 +1,259 @@
+// The REST endpoint handler: one dispatcher over RequestInfo, the way kube-apiserver's installer maps
+// verbs and subresources of each resource onto its registry store.
+import type { Request, Response } from 'express';
+import { errors, successStatus, StatusError } from '../api/errors.js';
+import type { KubeObject, UserInfo } from '../api/types.js';
+import { decodeObject, mediaType, rawBody } from '../http/body.js';
+import type { RequestInfo } from '../http/request-info.js';
+import { addWarnings, writeError, writeJSON } from '../http/responses.js';
+import { metaOf } from '../registry/object-fields.js';
+import { newRequestContext, type RequestContext } from '../registry/request-context.js';
+import type { ResourceInfo, Verb } from '../registry/resource.js';
+import type { DeleteOptions, ResourceStore } from '../registry/store.js';
+import type { ApiContext } from './api-context.js';
+import { checkFields, parseFieldValidation } from './field-validation.js';
+import { buildListPredicate } from './list-predicate.js';
+import { applyPatch } from './patch/index.js';
+import { applyScale, toScale } from './scale.js';
+import { parseTableAccept, toTable } from './table.js';
+import { serveWatch } from './watch.js';
+
+type Query = Record<string, unknown>;
+
+function queryString(q: Query, name: string): string | undefined {
+  const v = q[name];
+  if (Array.isArray(v)) return v.length ? String(v[0]) : undefined;
+  return v === undefined ? undefined : String(v);
+}
+
+function parseDryRun(q: Query): boolean {
+  const raw = q['dryRun'];
+  const values = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map(String);
+  for (const v of values) if (v !== 'All') throw errors.badRequest(`Invalid dryRun value: ${JSON.stringify(v)}; the only supported value is "All"`);
+  return values.length > 0;
+}
+
+function optionsObject(kind: 'CreateOptions' | 'UpdateOptions' | 'DeleteOptions' | 'PatchOptions', q: Query, dryRun: boolean, extra: Record<string, unknown> = {}): KubeObject {
+  const o: KubeObject = { kind, apiVersion: 'meta.k8s.io/v1', ...extra };
+  if (dryRun) o['dryRun'] = ['All'];
+  const fm = queryString(q, 'fieldManager');
+  if (fm && kind !== 'DeleteOptions') o['fieldManager'] = fm;
+  return o;
+}
+
+function parseIntParam(q: Query, name: string): number | undefined {
+  const v = queryString(q, name);
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n)) throw errors.badRequest(`invalid value for ${name}: ${JSON.stringify(v)}`);
+  return n;
+}
+
+function allowsVerb(info: ResourceInfo, verb: Verb): boolean {
+  return info.verbs.includes(verb);
+}
+
+/** Writes a single object, or its Table form when the client asked for one. */
+function writeObject(req: Request, res: Response, code: number, info: ResourceInfo, obj: KubeObject): void {
+  const table = parseTableAccept(req.headers.accept ?? '');
+  if (table && obj.kind === info.kind) {
+    writeJSON(res, code, toTable(info, [obj], { includeObject: tableIncludeObject(req), tableVersion: table }));
+    return;
+  }
+  writeJSON(res, code, obj);
+}
+
+function tableIncludeObject(req: Request): 'None' | 'Metadata' | 'Object' {
+  const v = String(req.query['includeObject'] ?? 'Metadata');
+  return v === 'None' || v === 'Object' ? v : 'Metadata';
+}
+
+export function restHandler(api: ApiContext) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const requestInfo = res.locals['requestInfo'] as RequestInfo;
+    const user = res.locals['user'] as UserInfo;
+    const ctx = newRequestContext(user, requestInfo.namespace);
+    try {
+      await dispatch(api, req, res, requestInfo, ctx);
+    } catch (err) {
+      addWarnings(res, ctx.warnings);
+      writeError(res, err);
+    }
+  };
+}
+
+async function dispatch(api: ApiContext, req: Request, res: Response, ri: RequestInfo, ctx: RequestContext): Promise<void> {
+  const info = api.index.lookup(ri.apiGroup, ri.apiVersion, ri.resource);
+  if (!info || ri.parts.length > 3) throw new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
+  const q = req.query as Query;
+  const gr = { group: info.group, resource: info.resource };
+  if (!info.namespaced) ctx.namespace = '';
+  else if (ri.name !== '' || ri.verb === 'create') {
+    // Named and create requests on namespaced resources need a namespace in the URL.
+    if (ri.namespace === '') throw new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
+  }
+  const sub = ri.subresource;
+  if (sub && !(sub === 'status' && info.subresources.status) && !(sub === 'scale' && info.subresources.scale) && !(sub === 'finalize' && info.resource === 'namespaces')) {
+    throw new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
+  }
+  if (info.virtual) {
+    if (ri.verb !== 'create') throw errors.methodNotSupported(gr, ri.verb);
+    const body = decodeObject(req);
+    writeJSON(res, 201, await api.virtual(info, body, { user: ctx.user, requestInfo: ri }));
+    return;
+  }
+  const store = api.storeFor(info);
+  switch (ri.verb) {
+    case 'get': {
+      const obj = await store.get(ctx, ri.name);
+      if (sub === 'scale') writeJSON(res, 200, toScale(obj, info.subresources.scale!));
+      else writeObject(req, res, 200, info, obj);
+      return;
+    }
+    case 'list':
+      return listObjects(req, res, info, store, ctx, q);
+    case 'watch':
+      return serveWatch(api, req, res, info, store, ctx, q, ri);
+    case 'create': {
+      if (ri.name !== '') throw new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
+      ctx.dryRun = parseDryRun(q);
+      const body = decodeObject(req);
+      checkFields(info.kind, body, parseFieldValidation(q['fieldValidation']), ctx.warnings);
+      const created = await store.create(ctx, body, optionsObject('CreateOptions', q, ctx.dryRun));
+      addWarnings(res, ctx.warnings);
+      writeObject(req, res, 201, info, created);
+      return;
+    }
+    case 'update': {
+      ctx.dryRun = parseDryRun(q);
+      const body = decodeObject(req);
+      checkFields(sub === 'scale' ? 'Scale' : info.kind, body, parseFieldValidation(q['fieldValidation']), ctx.warnings);
+      const opts = optionsObject('UpdateOptions', q, ctx.dryRun);
+      const updated = await updateSub(store, ctx, ri.name, sub, info, opts, (current) => {
+        if (sub === 'scale') return applyScale(current, scaleBody(body), info.subresources.scale!);
+        if (sub === 'finalize') return finalizeNamespace(current, body);
+        return body;
+      });
+      addWarnings(res, ctx.warnings);
+      if (sub === 'scale') writeJSON(res, 200, toScale(updated, info.subresources.scale!));
+      else writeObject(req, res, 200, info, updated);
+      return;
+    }
+    case 'patch': {
+      ctx.dryRun = parseDryRun(q);
+      const type = mediaType(req);
+      const patch = rawBody(req);
+      const fieldValidation = parseFieldValidation(q['fieldValidation']);
+      const opts = optionsObject('UpdateOptions', q, ctx.dryRun);
+      const updated = await updateSub(store, ctx, ri.name, sub, info, opts, (current) => {
+        if (sub === 'scale') {
+          const scale = toScale(current, info.subresources.scale!);
+          const patchedScale = applyPatch(type, scale, patch, { group: 'autoscaling', version: 'v1', kind: 'Scale' }, { fieldValidation });
+          checkFields('Scale', patchedScale, fieldValidation, ctx.warnings);
+          return applyScale(current, patchedScale, info.subresources.scale!);
+        }
+        const patched = applyPatch(type, current, patch, { group: info.group, version: info.version, kind: info.kind }, { fieldValidation });
+        checkFields(info.kind, patched, fieldValidation, ctx.warnings);
+        return patched;
+      });
+      addWarnings(res, ctx.warnings);
+      if (sub === 'scale') writeJSON(res, 200, toScale(updated, info.subresources.scale!));
+      else writeObject(req, res, 200, info, updated);
+      return;
+    }
+    case 'delete': {
+      ctx.dryRun = parseDryRun(q);
+      const { opts, options } = deleteOptions(req, q, ctx.dryRun);
+      const result = await store.delete(ctx, ri.name, opts, options);
+      addWarnings(res, ctx.warnings);
+      if (result.deleted) {
+        const m = metaOf(result.object);
+        writeJSON(res, 200, successStatus({ name: m.name, group: info.group || undefined, kind: info.resource, uid: m.uid }));
+      } else writeJSON(res, 200, result.object);
+      return;
+    }
+    case 'deletecollection': {
+      if (!allowsVerb(info, 'deletecollection')) throw errors.methodNotSupported(gr, 'deletecollection');
+      ctx.dryRun = parseDryRun(q);
+      const { opts, options } = deleteOptions(req, q, ctx.dryRun);
+      const list = await store.list(ctx, { predicate: buildListPredicate(info, q) });
+      const deleted: KubeObject[] = [];
+      for (const item of list.items) {
+        const itemCtx = { ...ctx, namespace: metaOf(item).namespace ?? '' };
+        try {
+          deleted.push((await store.delete(itemCtx, metaOf(item).name ?? '', opts, options)).object);
+        } catch (err) {
+          // Deleted by someone else meanwhile: kube's DeleteCollection ignores NotFound.
+          if (!(err instanceof StatusError && err.code === 404)) throw err;
+        }
+      }
+      addWarnings(res, ctx.warnings);
+      writeJSON(res, 200, { ...list, items: deleted });
+      return;
+    }
+    default:
+      throw new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
+  }
+}
+
+function updateSub(store: ResourceStore, ctx: RequestContext, name: string, sub: string, _info: ResourceInfo, opts: KubeObject, transform: (current: KubeObject) => KubeObject): Promise<KubeObject> {
+  // /scale writes the parent's spec and /finalize the namespace's spec: both through the main resource's rules.
+  return store.update(ctx, name, sub === 'status' ? 'status' : '', transform, opts);
+}
+
+function scaleBody(body: KubeObject): KubeObject {
+  if (body.kind !== undefined && body.kind !== 'Scale') throw errors.badRequest(`the object provided is unrecognized (must be of type Scale): ${String(body.kind)}`);
+  return body;
+}
+
+/** /finalize only changes spec.finalizers of a namespace. */
+function finalizeNamespace(current: KubeObject, body: KubeObject): KubeObject {
+  const spec = (current['spec'] as Record<string, unknown> | undefined) ?? {};
+  const wanted = (body['spec'] as { finalizers?: string[] } | undefined)?.finalizers;
+  const next = { ...current, spec: { ...spec } } as KubeObject;
+  if (wanted && wanted.length) (next['spec'] as Record<string, unknown>)['finalizers'] = wanted;
+  else delete (next['spec'] as Record<string, unknown>)['finalizers'];
+  const rv = metaOf(body).resourceVersion;
+  if (rv) metaOf(next).resourceVersion = rv;
+  return next;
+}
+
+function deleteOptions(req: Request, q: Query, dryRun: boolean): { opts: DeleteOptions; options: KubeObject } {
+  let body: KubeObject = {};
+  if (rawBody(req).length > 0) body = decodeObject(req);
+  const opts: DeleteOptions = {};
+  const pre = body['preconditions'] as DeleteOptions['preconditions'] | undefined;
+  if (pre) opts.preconditions = pre;
+  const prop = queryString(q, 'propagationPolicy') ?? (body['propagationPolicy'] as string | undefined);
+  if (prop !== undefined) {
+    if (!['Orphan', 'Background', 'Foreground'].includes(prop)) {
+      throw errors.invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [{ type: 'NotSupported', field: 'propagationPolicy', badValue: prop, detail: 'supported values: "Foreground", "Background", "Orphan", "nil"' }]);
+    }
+    opts.propagationPolicy = prop;
+  }
+  const grace = parseIntParam(q, 'gracePeriodSeconds') ?? (body['gracePeriodSeconds'] as number | undefined);
+  if (grace !== undefined) opts.gracePeriodSeconds = grace;
+  const bodyDryRun = Array.isArray(body['dryRun']) && (body['dryRun'] as unknown[]).includes('All');
+  const options = optionsObject('DeleteOptions', q, dryRun || bodyDryRun, {
+    ...(opts.propagationPolicy ? { propagationPolicy: opts.propagationPolicy } : {}),
+    ...(opts.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: opts.gracePeriodSeconds } : {}),
+    ...(opts.preconditions ? { preconditions: opts.preconditions } : {}),
+  });
+  return { opts, options };
+}
+
+async function listObjects(req: Request, res: Response, info: ResourceInfo, store: ResourceStore, ctx: RequestContext, q: Query): Promise<void> {
+  const limit = parseIntParam(q, 'limit');
+  const rv = queryString(q, 'resourceVersion');
+  const list = await store.list(ctx, {
+    predicate: buildListPredicate(info, q),
+    limit: limit && limit > 0 ? limit : undefined,
+    continue: queryString(q, 'continue') || undefined,
+    // kube: resourceVersion alone means "not older than" (we serve the latest); only resourceVersionMatch=Exact
+    // reads at that revision.
+    resourceVersion: rv && rv !== '0' && queryString(q, 'resourceVersionMatch') === 'Exact' ? rv : undefined,
+  });
+  const table = parseTableAccept(req.headers.accept ?? '');
+  if (table) writeJSON(res, 200, toTable(info, list.items, { includeObject: tableIncludeObject(req), listMeta: list.metadata, tableVersion: table }));
+  else writeJSON(res, 200, list);
+}

@@ -1,0 +1,130 @@
+// Watch over HTTP, as kube-apiserver streams it: newline-delimited WatchEvents on a chunked response.
+// - resourceVersion unset or "0": the current state first as ADDED events, then changes (kube's "Get State and Start at Most Recent").
+// - resourceVersion N: changes strictly after N; a compacted N ends the stream with an ERROR event (410 Expired).
+// - selectors: an object entering the selection is ADDED, leaving it is DELETED, as kube's filtered watch does.
+// - allowWatchBookmarks: periodic BOOKMARK events; sendInitialEvents adds the "k8s.io/initial-events-end" bookmark.
+import type { Request, Response } from 'express';
+import { errors } from '../api/errors.js';
+import type { KubeObject, WatchEvent } from '../api/types.js';
+import { apiVersionOf } from '../api/types.js';
+import type { RequestInfo } from '../http/request-info.js';
+import { metaOf } from '../registry/object-fields.js';
+import type { RequestContext } from '../registry/request-context.js';
+import type { ResourceInfo } from '../registry/resource.js';
+import { storageErrorToStatus, type ResourceStore } from '../registry/store.js';
+import type { StorageEvent, StorageWatch } from '../storage/interface.js';
+import type { ApiContext } from './api-context.js';
+import { buildListPredicate } from './list-predicate.js';
+import { parseTableAccept, toTable } from './table.js';
+
+/** How often a quiet watch with allowWatchBookmarks gets a BOOKMARK (kube: about once a minute). */
+const bookmarkIntervalMs = Number(process.env['KAH_WATCH_BOOKMARK_INTERVAL_MS'] ?? 30_000);
+
+type Query = Record<string, unknown>;
+const str = (v: unknown): string | undefined => (v === undefined ? undefined : String(Array.isArray(v) ? v[0] : v));
+
+export async function serveWatch(api: ApiContext, req: Request, res: Response, info: ResourceInfo, store: ResourceStore, ctx: RequestContext, q: Query, ri: RequestInfo): Promise<void> {
+  const base = buildListPredicate(info, q);
+  const predicate = ri.name ? (o: KubeObject) => metaOf(o).name === ri.name && base(o) : base;
+  const rv = str(q['resourceVersion']);
+  const bookmarks = str(q['allowWatchBookmarks']) === 'true';
+  const sendInitialEvents = str(q['sendInitialEvents']) === 'true';
+  const timeoutSeconds = Number(str(q['timeoutSeconds']) ?? 0);
+  const tableVersion = parseTableAccept(req.headers.accept ?? '');
+  if (sendInitialEvents && str(q['resourceVersionMatch']) !== 'NotOlderThan') {
+    throw errors.invalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', [
+      { type: 'Forbidden', field: 'resourceVersionMatch', detail: 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan' },
+    ]);
+  }
+
+  // The initial state, when asked for, is read before the response starts so a storage error is a plain Status.
+  let initial: KubeObject[] = [];
+  let fromRevision: string;
+  if (rv === undefined || rv === '' || rv === '0' || sendInitialEvents) {
+    const list = await store.list(ctx, { predicate });
+    initial = list.items;
+    fromRevision = list.metadata.resourceVersion ?? '0';
+  } else {
+    fromRevision = rv;
+  }
+
+  res.status(200);
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Cache-Control', 'no-cache, private');
+  res.setHeader('Transfer-Encoding', 'chunked');
+  res.flushHeaders();
+
+  let lastRV = fromRevision;
+  let closed = false;
+  let storageWatch: StorageWatch | undefined;
+  const timers: NodeJS.Timeout[] = [];
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    storageWatch?.stop();
+    for (const t of timers) clearTimeout(t);
+    api.watchRegistry.delete(close);
+    res.end();
+  };
+  api.watchRegistry.add(close);
+  req.on('close', close);
+  res.on('close', close);
+
+  const encode = (obj: KubeObject): KubeObject =>
+    tableVersion ? (toTable(info, [obj], { includeObject: str(q['includeObject']) === 'Object' ? 'Object' : 'Metadata', tableVersion }) as unknown as KubeObject) : obj;
+  const send = (event: WatchEvent) => {
+    if (!closed) res.write(JSON.stringify(event) + '\n');
+  };
+  const bookmark = (extraAnnotations?: Record<string, string>) => {
+    const metadata: Record<string, unknown> = { resourceVersion: lastRV };
+    if (extraAnnotations) metadata['annotations'] = extraAnnotations;
+    send({ type: 'BOOKMARK', object: { kind: info.kind, apiVersion: apiVersionOf(info.group, info.version), metadata } as KubeObject });
+  };
+
+  for (const obj of initial) send({ type: 'ADDED', object: encode(obj) });
+  if (sendInitialEvents && bookmarks) bookmark({ 'k8s.io/initial-events-end': 'true' });
+
+  storageWatch = store.watch(ctx, fromRevision, {
+    onEvent: (e: StorageEvent) => {
+      lastRV = metaOf(e.object).resourceVersion ?? lastRV;
+      const type = filteredType(e, predicate);
+      if (type) send({ type, object: encode(e.object) });
+    },
+    onError: (err) => {
+      const status = storageErrorToStatus(err, store.gr, '', 'watch').status;
+      send({ type: 'ERROR', object: status });
+      close();
+    },
+    onProgress: (revision) => {
+      lastRV = revision;
+    },
+  });
+
+  if (bookmarks) {
+    const tick = () => {
+      if (closed) return;
+      bookmark();
+      timers.push(setTimeout(tick, bookmarkIntervalMs).unref());
+    };
+    timers.push(setTimeout(tick, bookmarkIntervalMs).unref());
+  }
+  if (timeoutSeconds > 0) timers.push(setTimeout(close, timeoutSeconds * 1000).unref());
+}
+
+/** kube's filtered watch: MODIFIED becomes ADDED/DELETED when the object enters/leaves the selection. */
+function filteredType(e: StorageEvent, matches: (o: KubeObject) => boolean): WatchEvent['type'] | undefined {
+  switch (e.type) {
+    case 'ADDED':
+      return matches(e.object) ? 'ADDED' : undefined;
+    case 'DELETED':
+      return matches(e.prevObject ?? e.object) || matches(e.object) ? 'DELETED' : undefined;
+    case 'MODIFIED': {
+      const now = matches(e.object);
+      const before = e.prevObject ? matches(e.prevObject) : now;
+      if (now && before) return 'MODIFIED';
+      if (now) return 'ADDED';
+      if (before) return 'DELETED';
+      return undefined;
+    }
+  }
+}

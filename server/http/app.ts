@@ -1,0 +1,63 @@
+// The express app: filters in kube-apiserver's order, then health, metrics, discovery, OpenAPI and the REST API.
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { errors, StatusError } from '../api/errors.js';
+import type { Authenticator } from '../authn/index.js';
+import type { Authorizer } from '../authz/index.js';
+import type { ApiContext } from '../endpoints/api-context.js';
+import { discoveryRouter } from '../endpoints/discovery.js';
+import { openapiRouter } from '../endpoints/openapi.js';
+import { restHandler } from '../endpoints/rest.js';
+import type { ApiserverMetrics } from '../metrics/registry.js';
+import { maxRequestBodyBytes } from './body.js';
+import { authenticationFilter, authorizationFilter, metricsFilter, requestInfoFilter } from './filters.js';
+import { healthRouter, type HealthChecks } from './health.js';
+import type { RequestInfo } from './request-info.js';
+import { writeError } from './responses.js';
+
+export interface AppDeps {
+  api: ApiContext;
+  authn: Authenticator;
+  authz: Authorizer;
+  metrics: ApiserverMetrics;
+  health: HealthChecks;
+  gitVersion: string;
+  /** runs before the REST handlers: the readiness gate of admission sources plugs in here */
+  beforeResources?: Array<(req: Request, res: Response, next: NextFunction) => void>;
+}
+
+export function buildApp(deps: AppDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'extended');
+  app.use(requestInfoFilter());
+  app.use(metricsFilter(deps.metrics));
+  app.use(authenticationFilter(deps.authn));
+  app.use(authorizationFilter(deps.authz));
+  // Bodies are read raw and decoded by the handlers, which know the media type each verb accepts.
+  app.use(express.raw({ type: () => true, limit: maxRequestBodyBytes }));
+  app.use(healthRouter(deps.health));
+  app.get('/metrics', async (_req, res) => {
+    res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
+  });
+  app.use(discoveryRouter(deps.api.index, { gitVersion: deps.gitVersion }));
+  app.use(openapiRouter(deps.api.index));
+  for (const gate of deps.beforeResources ?? []) app.use(gate);
+  const rest = restHandler(deps.api);
+  app.use((req, res, next) => {
+    const ri = res.locals['requestInfo'] as RequestInfo;
+    if (ri.isResourceRequest) void rest(req, res);
+    else next();
+  });
+  app.use((req, res) => {
+    if (req.path.startsWith('/api')) writeError(res, new StatusError(404, 'NotFound', 'the server could not find the requested resource', {}));
+    else res.status(404).type('text/plain').send('404 page not found\n');
+  });
+  // body-parser failures (size, encoding) as kube's Status errors.
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const e = err as { type?: string; status?: number; message?: string };
+    if (e?.type === 'entity.too.large') writeError(res, errors.requestEntityTooLarge(maxRequestBodyBytes));
+    else if (e?.status && e.status >= 400 && e.status < 500) writeError(res, errors.badRequest(e.message ?? 'bad request'));
+    else writeError(res, err);
+  });
+  return app;
+}

@@ -1,0 +1,64 @@
+// Audit: one audit.k8s.io/v1 Event per request at stage ResponseComplete, level Metadata, written as JSON lines to
+// --audit-log-path. Admission annotations (res.locals.auditAnnotations) land in the event's annotations.
+import { randomUUID } from 'node:crypto';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import type { NextFunction, Request, Response } from 'express';
+import type { UserInfo } from '../api/types.js';
+import type { RequestInfo } from './request-info.js';
+
+export class AuditLog {
+  private readonly out: WriteStream;
+  constructor(path: string) {
+    this.out = createWriteStream(path, { flags: 'a' });
+  }
+  write(event: object): void {
+    this.out.write(JSON.stringify(event) + '\n');
+  }
+  close(): Promise<void> {
+    return new Promise((resolve) => this.out.end(resolve));
+  }
+}
+
+function microTime(d: Date): string {
+  return d.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+export function auditFilter(log: AuditLog) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const received = new Date();
+    const auditID = (req.headers['audit-id'] as string | undefined) ?? randomUUID();
+    res.setHeader('Audit-Id', auditID);
+    res.locals['auditAnnotations'] = {} as Record<string, string>;
+    res.on('finish', () => {
+      const ri = res.locals['requestInfo'] as RequestInfo;
+      const user = res.locals['user'] as UserInfo | undefined;
+      const event: Record<string, unknown> = {
+        kind: 'Event',
+        apiVersion: 'audit.k8s.io/v1',
+        level: 'Metadata',
+        auditID,
+        stage: 'ResponseComplete',
+        requestURI: req.originalUrl,
+        verb: ri.verb,
+        user: user ?? {},
+        sourceIPs: [req.socket.remoteAddress ?? ''],
+        userAgent: req.headers['user-agent'] ?? '',
+        responseStatus: { metadata: {}, code: res.statusCode },
+        requestReceivedTimestamp: microTime(received),
+        stageTimestamp: microTime(new Date()),
+      };
+      if (ri.isResourceRequest) {
+        const ref: Record<string, string> = { resource: ri.resource, apiVersion: ri.apiVersion };
+        if (ri.namespace) ref['namespace'] = ri.namespace;
+        if (ri.name) ref['name'] = ri.name;
+        if (ri.apiGroup) ref['apiGroup'] = ri.apiGroup;
+        if (ri.subresource) ref['subresource'] = ri.subresource;
+        event['objectRef'] = ref;
+      }
+      const annotations = res.locals['auditAnnotations'] as Record<string, string>;
+      if (Object.keys(annotations).length) event['annotations'] = annotations;
+      log.write(event);
+    });
+    next();
+  };
+}

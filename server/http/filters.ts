@@ -1,0 +1,103 @@
+// The filter chain in front of every handler, in kube-apiserver's order: request info, metrics, authentication,
+// authorization. Each filter is small and takes its dependencies as arguments.
+import type { NextFunction, Request, Response } from 'express';
+import type { TLSSocket } from 'node:tls';
+import { errors } from '../api/errors.js';
+import type { UserInfo } from '../api/types.js';
+import type { Authenticator } from '../authn/index.js';
+import { clientCertFromSocket } from '../authn/index.js';
+import type { Authorizer } from '../authz/index.js';
+import { forbiddenError, forbiddenMessage } from '../authz/index.js';
+import type { ApiserverMetrics } from '../metrics/registry.js';
+import { parseRequestInfo, type RequestInfo } from './request-info.js';
+import { addWarnings, writeError } from './responses.js';
+
+export function requestInfoFilter() {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    res.locals['requestInfo'] = parseRequestInfo(req.method, req.path, req.query as Record<string, unknown>);
+    next();
+  };
+}
+
+/** kube's metrics verb: the HTTP method, with GET of a collection as LIST and watches as WATCH. */
+function metricsVerb(req: Request, ri: RequestInfo): string {
+  if (ri.verb === 'watch') return 'WATCH';
+  if (ri.verb === 'list') return 'LIST';
+  return req.method.toUpperCase();
+}
+
+function metricsScope(ri: RequestInfo): string {
+  if (!ri.isResourceRequest) return '';
+  if (ri.name) return 'resource';
+  if (ri.namespace) return 'namespace';
+  return 'cluster';
+}
+
+export function metricsFilter(metrics: ApiserverMetrics) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const start = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ri = res.locals['requestInfo'] as RequestInfo;
+      const dry = req.query['dryRun'];
+      const labels = {
+        verb: metricsVerb(req, ri),
+        dry_run: dry === undefined ? '' : String(dry),
+        group: ri.apiGroup,
+        version: ri.apiVersion,
+        resource: ri.resource,
+        subresource: ri.subresource,
+        scope: metricsScope(ri),
+        component: 'apiserver',
+      };
+      metrics.requestTotal.inc({ ...labels, code: String(res.statusCode) });
+      if (ri.verb !== 'watch') metrics.requestDuration.observe(labels, Number(process.hrtime.bigint() - start) / 1e9);
+    });
+    next();
+  };
+}
+
+export function authenticationFilter(authn: Authenticator) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const result = await authn.authenticate({ headers: req.headers, clientCert: clientCertFromSocket(req.socket as TLSSocket) });
+    addWarnings(res, result.warnings);
+    if (!result.ok) {
+      writeError(res, result.status);
+      return;
+    }
+    res.locals['user'] = result.user;
+    next();
+  };
+}
+
+/** Paths kube's bootstrap RBAC opens to everyone (system:public-info-viewer), kept open under every mode here. */
+const publicInfoPaths = new Set(['/healthz', '/livez', '/readyz', '/version', '/version/']);
+function isPublicInfo(path: string): boolean {
+  return publicInfoPaths.has(path) || /^\/(healthz|livez|readyz)\//.test(path);
+}
+
+export function authorizationFilter(authz: Authorizer) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const ri = res.locals['requestInfo'] as RequestInfo;
+    const user = res.locals['user'] as UserInfo;
+    if (!ri.isResourceRequest && isPublicInfo(req.path)) return next();
+    const attrs = {
+      user,
+      verb: ri.verb,
+      namespace: ri.namespace,
+      apiGroup: ri.apiGroup,
+      apiVersion: ri.apiVersion,
+      resource: ri.resource,
+      subresource: ri.subresource,
+      name: ri.name,
+      resourceRequest: ri.isResourceRequest,
+      path: req.path,
+    };
+    const decision = await authz.authorize(attrs);
+    if (decision.decision === 'Allow') return next();
+    const why = forbiddenMessage(attrs) + (decision.reason ? `: ${decision.reason}` : '');
+    if (ri.isResourceRequest) {
+      // kube: the subresource shows in the message ("pods/status"), not in the Status' group-resource.
+      writeError(res, errors.forbidden({ group: ri.apiGroup, resource: ri.resource }, ri.name, why));
+    } else writeError(res, forbiddenError(attrs, decision.reason));
+  };
+}

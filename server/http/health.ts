@@ -1,0 +1,81 @@
+// /livez, /readyz and /healthz with named checks, in kube-apiserver's text format ("[+]ping ok").
+// One deviation, on purpose for a test tool: a failed check prints its reason instead of "reason withheld".
+import { Router, type Request, type Response } from 'express';
+
+export interface HealthCheck {
+  name: string;
+  /** resolves when healthy; rejects (or throws) with the reason otherwise */
+  check(): Promise<void> | void;
+}
+
+export class HealthChecks {
+  private readonly live: HealthCheck[] = [];
+  private readonly ready: HealthCheck[] = [];
+
+  /** A liveness check also counts for readiness, as in kube. */
+  addLive(c: HealthCheck): void {
+    this.live.push(c);
+    this.ready.push(c);
+  }
+
+  addReady(c: HealthCheck): void {
+    this.ready.push(c);
+  }
+
+  checksFor(endpoint: 'livez' | 'readyz' | 'healthz'): HealthCheck[] {
+    return endpoint === 'livez' ? this.live : this.ready;
+  }
+
+  /** Runs every check of an endpoint; used by the endpoint and by callers that log readiness changes. */
+  async run(endpoint: 'livez' | 'readyz' | 'healthz', exclude: Set<string> = new Set()): Promise<Array<{ name: string; error?: string }>> {
+    const checks = this.checksFor(endpoint).filter((c) => !exclude.has(c.name));
+    return Promise.all(
+      checks.map(async (c) => {
+        try {
+          await c.check();
+          return { name: c.name };
+        } catch (err) {
+          return { name: c.name, error: err instanceof Error ? err.message : String(err) };
+        }
+      }),
+    );
+  }
+}
+
+function asList(v: unknown): string[] {
+  if (v === undefined) return [];
+  return (Array.isArray(v) ? v : [v]).map(String);
+}
+
+export function healthRouter(checks: HealthChecks): Router {
+  const router = Router();
+  for (const endpoint of ['livez', 'readyz', 'healthz'] as const) {
+    router.get(`/${endpoint}`, async (req: Request, res: Response) => {
+      const results = await checks.run(endpoint, new Set(asList(req.query['exclude'])));
+      const failed = results.some((r) => r.error !== undefined);
+      const verbose = req.query['verbose'] !== undefined;
+      res.type('text/plain; charset=utf-8').setHeader('X-Content-Type-Options', 'nosniff');
+      if (!failed && !verbose) {
+        res.status(200).send('ok');
+        return;
+      }
+      const lines = results.map((r) => (r.error === undefined ? `[+]${r.name} ok` : `[-]${r.name} failed: ${r.error}`));
+      lines.push(`${endpoint} check ${failed ? 'failed' : 'passed'}`);
+      res.status(failed ? 500 : 200).send(lines.join('\n') + '\n');
+    });
+    router.get(`/${endpoint}/:check`, async (req: Request, res: Response) => {
+      const c = checks.checksFor(endpoint).find((x) => x.name === req.params['check']);
+      if (!c) {
+        res.status(404).type('text/plain').send('404 page not found\n');
+        return;
+      }
+      try {
+        await c.check();
+        res.status(200).type('text/plain').send('ok');
+      } catch (err) {
+        res.status(500).type('text/plain').send(`[-]${c.name} failed: ${err instanceof Error ? err.message : String(err)}\n`);
+      }
+    });
+  }
+  return router;
+}

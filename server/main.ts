@@ -1,0 +1,130 @@
+// `kah serve` / `node dist/server/main.js`: kube-apiserver flags in, a serving apiserver out.
+// Startup failures print one line per problem on stderr and exit 1, with nothing left listening.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { adminUser, ensureServingBundle, writeKubeconfig } from '../certs/index.js';
+import { ApiServer } from './apiserver.js';
+import { loadAuthenticator } from './authn/index.js';
+import { loadAuthorizer } from './authz/index.js';
+import { answerVirtualResource } from './endpoints/virtual-resources.js';
+import { newLogger } from './log.js';
+import { parseServerOptions, serverOptionsUsage, type ServerOptions } from './options/index.js';
+import { Etcd3Storage } from './storage/etcd3.js';
+import type { Storage } from './storage/interface.js';
+import { MemoryStorage } from './storage/memory.js';
+
+export class StartupError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+  }
+}
+
+function buildStorage(o: ServerOptions): Storage {
+  if (o.etcd.storageBackend === 'memory') return new MemoryStorage();
+  return new Etcd3Storage({ endpoints: o.etcd.servers });
+}
+
+async function readOptional(file: string | undefined): Promise<string | undefined> {
+  if (!file) return undefined;
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    throw new StartupError([`unable to read ${file}: ${(err as Error).message}`]);
+  }
+}
+
+/** Builds and starts the server; resolves with it once it listens. Throws StartupError for bad configuration. */
+export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
+  const log = newLogger(o.verbosity);
+  log.info('starting kube-admission-harness apiserver', {
+    bindAddress: o.secureServing.bindAddress,
+    securePort: o.secureServing.port,
+    storageBackend: o.etcd.storageBackend,
+    etcdServers: o.etcd.servers,
+    authorizationModes: o.authorization.modes,
+    admissionPlugins: o.admission.plugins,
+  });
+  const bundle = await ensureServingBundle(o.secureServing.certDir);
+  if (bundle.generated.length) log.info('generated certificates', { dir: bundle.dir, generated: bundle.generated, reasons: bundle.reasons });
+  const certPem = (await readOptional(o.secureServing.certFile)) ?? bundle.serving.cert;
+  const keyPem = (await readOptional(o.secureServing.keyFile)) ?? bundle.serving.key;
+  // The admin client certificate is signed by the generated CA, so that CA authenticates clients unless
+  // --client-ca-file names another one.
+  const clientCaPem = (await readOptional(o.authentication.clientCAFile)) ?? bundle.ca.cert;
+  const authnResult = await loadAuthenticator({ clientCertificates: true, tokenAuthFile: o.authentication.tokenAuthFile, anonymous: o.authentication.anonymous });
+  const authzResult = await loadAuthorizer({ modes: o.authorization.modes, policyFile: o.authorization.policyFile });
+  const problems = [...(authnResult.ok ? [] : authnResult.errors), ...(authzResult.ok ? [] : authzResult.errors)];
+  if (!authnResult.ok || !authzResult.ok) throw new StartupError(problems);
+  for (const w of [...authnResult.warnings, ...authzResult.warnings]) log.info('configuration warning', { warning: w });
+  const authn = authnResult.authenticator;
+  const authz = authzResult.authorizer;
+  const storage = buildStorage(o);
+  const server = await ApiServer.start({
+    bindAddress: o.secureServing.bindAddress,
+    port: o.secureServing.port,
+    tls: { certPem, keyPem, clientCaPem },
+    storage,
+    etcdPrefix: o.etcd.prefix,
+    authn,
+    authz,
+    virtual: (info, body, req) => answerVirtualResource(info, body, req, { authn, authz }),
+    log,
+    auditLogPath: o.audit.logPath,
+  }).catch(async (err: Error) => {
+    await storage.close();
+    throw new StartupError([`failed to listen on ${o.secureServing.bindAddress}:${o.secureServing.port}: ${err.message}`]);
+  });
+  // kubeconfigs and clients need a name the serving certificate covers.
+  const serverUrl = server.url.replace('https://0.0.0.0:', 'https://127.0.0.1:');
+  if (o.writeKubeconfig) {
+    await writeKubeconfig(o.writeKubeconfig, { server: serverUrl, caPem: bundle.ca.cert, user: adminUser, clientCertPem: bundle.admin.cert, clientKeyPem: bundle.admin.key });
+  }
+  log.info('Serving securely', { url: serverUrl, kubeconfig: o.writeKubeconfig ?? null, certDir: bundle.dir });
+  return server;
+}
+
+/** The CLI entry: parses flags, starts, and handles SIGTERM/SIGINT with a graceful shutdown. */
+export async function runServer(argv: string[]): Promise<void> {
+  const parsed = parseServerOptions(argv);
+  if (!parsed.ok) {
+    for (const e of parsed.errors) process.stderr.write(`Error: ${e}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  if (parsed.options.help) {
+    process.stdout.write(serverOptionsUsage('kah serve'));
+    return;
+  }
+  for (const w of parsed.warnings) process.stderr.write(`Warning: ${w}\n`);
+  let server: ApiServer;
+  try {
+    server = await startFromOptions(parsed.options);
+  } catch (err) {
+    const problems = err instanceof StartupError ? err.problems : [(err as Error).stack ?? String(err)];
+    for (const p of problems) process.stderr.write(`Error: ${p}\n`);
+    process.exit(1);
+  }
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(JSON.stringify({ ts: new Date().toISOString(), level: 'info', msg: 'shutting down', signal }) + '\n');
+    server.shutdown().then(
+      () => process.exit(0),
+      (err: Error) => {
+        process.stderr.write(`Error: shutdown: ${err.message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('unhandledRejection', (reason) => {
+    // A bug, not a crash: log it loudly and keep serving.
+    process.stderr.write(`Error: unhandled rejection: ${reason instanceof Error ? reason.stack : String(reason)}\n`);
+  });
+}
+
+const invokedDirectly = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (invokedDirectly) void runServer(process.argv.slice(2));

@@ -1,0 +1,386 @@
+// The generic REST store (kube-apiserver's genericregistry.Store): metadata management, status and generation
+// rules, finalizers and graceful deletion, admission call points, and storage with optimistic concurrency.
+import { randomUUID } from 'node:crypto';
+import type { AdmissionAttributes, AdmissionOperation } from '../admission/attributes.js';
+import type { AdmissionChain } from '../admission/chain.js';
+import { errors, StatusError, type GroupResource } from '../api/errors.js';
+import { fieldErrors, type FieldError } from '../api/field.js';
+import { apiVersionOf, parseApiVersion, type KubeList, type KubeObject, type ObjectMeta } from '../api/types.js';
+import type { Preconditions, Storage, StorageWatch, WatchHandlers } from '../storage/interface.js';
+import { StorageError } from '../storage/interface.js';
+import { collectionKey, objectKey } from '../storage/keys.js';
+import { deepCopy, generateName, jsonEqual, metaOf, specPart } from './object-fields.js';
+import type { RequestContext } from './request-context.js';
+import type { ResourceInfo } from './resource.js';
+import { validateObjectMetaCreate, validateObjectMetaUpdate } from './validation/object-meta.js';
+
+export interface StoreDeps {
+  storage: Storage;
+  /** --etcd-prefix */
+  prefix: string;
+  admission: AdmissionChain;
+  now?: () => Date;
+}
+
+export interface ListQuery {
+  predicate?: (obj: KubeObject) => boolean;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+}
+
+export interface DeleteOptions {
+  preconditions?: { uid?: string; resourceVersion?: string };
+  propagationPolicy?: string;
+  gracePeriodSeconds?: number;
+}
+
+export interface DeleteResult {
+  object: KubeObject;
+  /** false when the object was only marked for deletion (finalizers pending) */
+  deleted: boolean;
+}
+
+/** Storage errors become the Status kube-apiserver's interpretStorageError produces. */
+export function storageErrorToStatus(err: unknown, gr: GroupResource, name: string, operation: string): StatusError {
+  if (err instanceof StatusError) return err;
+  if (!(err instanceof StorageError)) return errors.internal(err);
+  switch (err.code) {
+    case 'KeyNotFound':
+      return errors.notFound(gr, name);
+    case 'KeyExists':
+      return errors.alreadyExists(gr, name);
+    case 'Conflict':
+      return errors.conflict(gr, name, err.message.startsWith('Precondition failed') ? err.message : 'the object has been modified; please apply your changes to the latest version and try again');
+    case 'ResourceVersionTooOld':
+      return errors.resourceExpired(err.message);
+    case 'Unavailable':
+      // kube: storage.ErrCodeUnreachable → NewServerTimeout(resource, operation, 2)
+      return new StatusError(500, 'ServerTimeout', `The ${operation} operation against ${gr.group ? `${gr.resource}.${gr.group}` : gr.resource} could not be completed at this time, please try again.`, {
+        name: name || undefined,
+        group: gr.group || undefined,
+        kind: gr.resource,
+        retryAfterSeconds: 2,
+        causes: [{ message: err.message }],
+      });
+    case 'InvalidObject':
+      if (err.message.startsWith('Too large resource version')) {
+        // kube: storage.NewTooLargeResourceVersionError → 504 Timeout with a ResourceVersionTooLarge cause
+        const e = errors.timeout(err.message, 1);
+        e.status.details = { ...e.status.details, causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }] };
+        return e;
+      }
+      if (err.message.startsWith('invalid continue token')) return errors.badRequest(err.message);
+      return errors.internal(err);
+    default:
+      return errors.internal(err);
+  }
+}
+
+export class ResourceStore {
+  readonly gr: GroupResource;
+  constructor(
+    readonly info: ResourceInfo,
+    private readonly deps: StoreDeps,
+  ) {
+    this.gr = { group: info.group, resource: info.resource };
+  }
+
+  private now(): string {
+    // RFC 3339 with second precision, as metav1.Time serializes.
+    return (this.deps.now?.() ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+
+  key(namespace: string, name: string): string {
+    return objectKey(this.deps.prefix, this.info.group, this.info.resource, this.info.namespaced ? namespace : undefined, name);
+  }
+
+  collection(namespace: string): string {
+    return collectionKey(this.deps.prefix, this.info.group, this.info.resource, this.info.namespaced && namespace ? namespace : undefined);
+  }
+
+  private withTypeMeta(obj: KubeObject): KubeObject {
+    obj.apiVersion = apiVersionOf(this.info.group, this.info.version);
+    obj.kind = this.info.kind;
+    return obj;
+  }
+
+  async get(ctx: RequestContext, name: string): Promise<KubeObject> {
+    try {
+      return this.withTypeMeta(await this.deps.storage.get(this.key(ctx.namespace, name)));
+    } catch (err) {
+      throw storageErrorToStatus(err, this.gr, name, 'get');
+    }
+  }
+
+  async list(ctx: RequestContext, q: ListQuery): Promise<KubeList> {
+    try {
+      const res = await this.deps.storage.list(this.collection(ctx.namespace), {
+        limit: q.limit,
+        continue: q.continue,
+        resourceVersion: q.resourceVersion,
+        predicate: q.predicate,
+      });
+      const list: KubeList = {
+        apiVersion: apiVersionOf(this.info.group, this.info.version),
+        kind: this.info.listKind,
+        metadata: { resourceVersion: res.resourceVersion },
+        items: res.items.map((o) => this.withTypeMeta(o)),
+      };
+      if (res.continue) list.metadata.continue = res.continue;
+      if (res.remainingItemCount !== undefined) list.metadata.remainingItemCount = res.remainingItemCount;
+      return list;
+    } catch (err) {
+      throw storageErrorToStatus(err, this.gr, '', 'list');
+    }
+  }
+
+  watch(ctx: RequestContext, fromRevision: string, handlers: WatchHandlers): StorageWatch {
+    return this.deps.storage.watch(this.collection(ctx.namespace), fromRevision, {
+      onEvent: (e) => {
+        this.withTypeMeta(e.object);
+        if (e.prevObject) this.withTypeMeta(e.prevObject);
+        handlers.onEvent(e);
+      },
+      onError: handlers.onError,
+      onProgress: handlers.onProgress,
+    });
+  }
+
+  /** Checks apiVersion/kind of a request body against this endpoint, as the decoder does. */
+  checkTypeMeta(obj: KubeObject, expect: { group: string; version: string; kind: string } = this.info): void {
+    if (obj.apiVersion !== undefined || obj.kind !== undefined) {
+      const want = apiVersionOf(expect.group, expect.version);
+      if (obj.kind !== undefined && obj.kind !== expect.kind) {
+        throw errors.badRequest(`the object provided is unrecognized (must be of type ${expect.kind}): ${obj.kind} in version "${obj.apiVersion ?? ''}" cannot be handled as a ${expect.kind}`);
+      }
+      if (obj.apiVersion !== undefined && obj.apiVersion !== want) {
+        const gv = parseApiVersion(String(obj.apiVersion));
+        // Another version of the same group is a conversion kube would do; we serve one version per resource.
+        throw errors.badRequest(`the API version in the data (${apiVersionOf(gv.group, gv.version)}) does not match the expected API version (${want})`);
+      }
+    }
+    this.withTypeMeta(obj);
+  }
+
+  private checkNamespace(ctx: RequestContext, meta: ObjectMeta): void {
+    if (!this.info.namespaced) return;
+    if (meta.namespace === undefined || meta.namespace === '') meta.namespace = ctx.namespace;
+    else if (meta.namespace !== ctx.namespace) {
+      throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+  }
+
+  private validationError(obj: KubeObject, errs: FieldError[]): StatusError {
+    return errors.invalid({ group: this.info.group, kind: this.info.kind }, metaOf(obj).name ?? metaOf(obj).generateName ?? '', errs);
+  }
+
+  private attributes(ctx: RequestContext, operation: AdmissionOperation, subresource: string, name: string, object: KubeObject | undefined, oldObject: KubeObject | undefined, options: KubeObject): AdmissionAttributes {
+    return {
+      operation,
+      kind: { group: this.info.group, version: this.info.version, kind: this.info.kind },
+      resource: { group: this.info.group, version: this.info.version, resource: this.info.resource },
+      subresource,
+      name,
+      namespace: this.info.namespaced ? ctx.namespace : '',
+      object,
+      oldObject,
+      options,
+      dryRun: ctx.dryRun,
+      userInfo: ctx.user,
+      annotations: ctx.auditAnnotations,
+      warnings: ctx.warnings,
+    };
+  }
+
+  /** PrepareForCreate: system fields, status reset, generation, then the resource's defaults. */
+  private prepareForCreate(ctx: RequestContext, obj: KubeObject): void {
+    const meta = metaOf(obj);
+    this.checkNamespace(ctx, meta);
+    if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
+    meta.uid = randomUUID();
+    meta.creationTimestamp = this.now();
+    delete meta.resourceVersion;
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    delete meta.selfLink;
+    if (this.info.hasGeneration) meta.generation = 1;
+    else delete meta.generation;
+    if (this.info.hasStatus) delete obj.status;
+    this.info.strategy.applyDefaults?.(obj);
+  }
+
+  private validateCreate(obj: KubeObject): FieldError[] {
+    const errs = validateObjectMetaCreate(metaOf(obj), { namespaced: this.info.namespaced, nameRule: this.info.nameRule });
+    return errs.concat(this.info.strategy.validate?.(obj) ?? []);
+  }
+
+  async create(ctx: RequestContext, body: KubeObject, options: KubeObject): Promise<KubeObject> {
+    const obj = deepCopy(body);
+    this.checkTypeMeta(obj);
+    this.prepareForCreate(ctx, obj);
+    const name = metaOf(obj).name ?? '';
+    await this.deps.admission.admit(this.attributes(ctx, 'CREATE', '', name, obj, undefined, options));
+    // Mutating admission may have changed anything; system fields stay the server's.
+    this.checkTypeMeta(obj);
+    const errs = this.validateCreate(obj);
+    if (errs.length) throw this.validationError(obj, errs);
+    await this.deps.admission.validate(this.attributes(ctx, 'CREATE', '', name, obj, undefined, options));
+    if (ctx.dryRun) return obj;
+    try {
+      return this.withTypeMeta(await this.deps.storage.create(this.key(ctx.namespace, name), obj));
+    } catch (err) {
+      throw storageErrorToStatus(err, this.gr, name, 'create');
+    }
+  }
+
+  /**
+   * Update (PUT) and patch share this path: `transform` turns the stored object into the desired one
+   * inside the compare-and-swap loop, so a patch is re-applied if another writer got in first.
+   * subresource: '' for the main resource, 'status' for /status.
+   */
+  async update(
+    ctx: RequestContext,
+    name: string,
+    subresource: string,
+    transform: (current: KubeObject) => KubeObject | Promise<KubeObject>,
+    options: KubeObject,
+    /** PUT carries the client's resourceVersion as a precondition; patch does not unless the patch sets it */
+    checkResourceVersion = true,
+  ): Promise<KubeObject> {
+    let result: KubeObject | undefined;
+    const key = this.key(ctx.namespace, name);
+    try {
+      const write = async (current: KubeObject | undefined): Promise<KubeObject> => {
+        if (!current) throw errors.notFound(this.gr, name);
+        const old = this.withTypeMeta(deepCopy(current));
+        const desired = deepCopy(await transform(deepCopy(old)));
+        this.checkTypeMeta(desired);
+        const meta = metaOf(desired);
+        if (meta.name !== undefined && meta.name !== '' && meta.name !== name) {
+          throw errors.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
+        }
+        meta.name = name;
+        this.checkNamespace(ctx, meta);
+        if (checkResourceVersion && meta.resourceVersion && meta.resourceVersion !== metaOf(old).resourceVersion) {
+          throw errors.staleResourceVersion(this.gr, name);
+        }
+        const next = this.prepareForUpdate(desired, old, subresource);
+        await this.deps.admission.admit(this.attributes(ctx, 'UPDATE', subresource, name, next, old, options));
+        this.checkTypeMeta(next);
+        const errs = validateObjectMetaUpdate(metaOf(next), metaOf(old)).concat(this.finalizerRules(next, old), this.info.strategy.validateUpdate?.(next, old) ?? []);
+        if (errs.length) throw this.validationError(next, errs);
+        await this.deps.admission.validate(this.attributes(ctx, 'UPDATE', subresource, name, next, old, options));
+        result = next;
+        if (ctx.dryRun) return current; // unchanged: the storage writes nothing
+        return next;
+      };
+      const stored = await this.deps.storage.guaranteedUpdate(key, write);
+      if (ctx.dryRun) return this.withTypeMeta(result!);
+      const out = this.withTypeMeta(stored);
+      // The last finalizer of an object being deleted is gone: the update completes the deletion.
+      const meta = metaOf(out);
+      if (meta.deletionTimestamp && !this.hasPendingFinalizers(out)) {
+        try {
+          await this.deps.storage.delete(key, { resourceVersion: meta.resourceVersion });
+        } catch (err) {
+          if (!(err instanceof StorageError && (err.code === 'KeyNotFound' || err.code === 'Conflict'))) throw err;
+        }
+      }
+      return out;
+    } catch (err) {
+      throw storageErrorToStatus(err, this.gr, name, 'update');
+    }
+  }
+
+  /** PrepareForUpdate of kube's strategies: who may change status, and generation. */
+  private prepareForUpdate(desired: KubeObject, old: KubeObject, subresource: string): KubeObject {
+    let next: KubeObject;
+    if (subresource === 'status') {
+      // Status strategy: only status (and nothing in spec or metadata but what kube lets through) changes.
+      next = deepCopy(old);
+      if (desired.status === undefined) delete next.status;
+      else next.status = desired.status;
+      metaOf(next).resourceVersion = metaOf(desired).resourceVersion ?? metaOf(old).resourceVersion;
+    } else {
+      next = desired;
+      if (this.info.hasStatus) {
+        if (old.status === undefined) delete next.status;
+        else next.status = deepCopy(old.status);
+      }
+    }
+    const meta = metaOf(next);
+    const oldMeta = metaOf(old);
+    // System fields are the server's, whatever the client sent.
+    meta.uid = oldMeta.uid;
+    meta.creationTimestamp = oldMeta.creationTimestamp;
+    if (oldMeta.deletionTimestamp) {
+      meta.deletionTimestamp = oldMeta.deletionTimestamp;
+      meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
+    } else {
+      delete meta.deletionTimestamp;
+      delete meta.deletionGracePeriodSeconds;
+    }
+    if (this.info.hasGeneration) {
+      const gen = oldMeta.generation ?? 1;
+      meta.generation = jsonEqual(specPart(next), specPart(old)) ? gen : gen + 1;
+    } else delete meta.generation;
+    this.info.strategy.applyDefaults?.(next);
+    return next;
+  }
+
+  hasPendingFinalizers(obj: KubeObject): boolean {
+    return (metaOf(obj).finalizers ?? []).length > 0 || (this.info.strategy.pendingFinalization?.(obj) ?? false);
+  }
+
+  /** kube: no new finalizers may be added while an object is being deleted. */
+  private finalizerRules(next: KubeObject, old: KubeObject): FieldError[] {
+    const oldMeta = metaOf(old);
+    if (!oldMeta.deletionTimestamp) return [];
+    const before = new Set(oldMeta.finalizers ?? []);
+    const added = (metaOf(next).finalizers ?? []).filter((f) => !before.has(f));
+    return added.length ? [fieldErrors.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`)] : [];
+  }
+
+  async delete(ctx: RequestContext, name: string, opts: DeleteOptions, options: KubeObject): Promise<DeleteResult> {
+    const key = this.key(ctx.namespace, name);
+    try {
+      const current = this.withTypeMeta(await this.deps.storage.get(key));
+      const pre = opts.preconditions ?? {};
+      const meta = metaOf(current);
+      if (pre.uid && pre.uid !== meta.uid) {
+        throw errors.conflict(this.gr, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid ?? ''}`);
+      }
+      if (pre.resourceVersion && pre.resourceVersion !== meta.resourceVersion) {
+        throw errors.conflict(this.gr, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`);
+      }
+      await this.deps.admission.admit(this.attributes(ctx, 'DELETE', '', name, undefined, current, options));
+      await this.deps.admission.validate(this.attributes(ctx, 'DELETE', '', name, undefined, current, options));
+      const preconditions: Preconditions = { resourceVersion: meta.resourceVersion };
+      if (this.hasPendingFinalizers(current) || this.info.strategy.gracefulDelete) {
+        // Mark for deletion; finalizers (or the namespace controller) complete it.
+        if (ctx.dryRun) return { object: current, deleted: false };
+        const marked = await this.deps.storage.guaranteedUpdate(
+          key,
+          (cur) => {
+            const next = deepCopy(cur!);
+            const m = metaOf(next);
+            if (!m.deletionTimestamp) {
+              m.deletionTimestamp = this.now();
+              m.deletionGracePeriodSeconds = 0;
+            }
+            this.info.strategy.gracefulDelete?.(next);
+            return next;
+          },
+          { preconditions: { uid: meta.uid } },
+        );
+        return { object: this.withTypeMeta(marked), deleted: false };
+      }
+      if (ctx.dryRun) return { object: current, deleted: true };
+      const last = await this.deps.storage.delete(key, preconditions);
+      return { object: this.withTypeMeta(last), deleted: true };
+    } catch (err) {
+      throw storageErrorToStatus(err, this.gr, name, 'delete');
+    }
+  }
+}

@@ -1,0 +1,16 @@
+// Per-resource defaulting and validation (kube-apiserver's registry strategies), keyed by "group/version/resource".
+import type { Strategy } from '../resource.js';
+import { configMapStrategy, secretStrategy } from './config.js';
+import { deploymentStrategy } from './deployment.js';
+import { namespaceStrategy } from './namespace.js';
+import { podStrategy } from './pod.js';
+import { serviceStrategy } from './service.js';
+
+export const strategies: Record<string, Strategy> = {
+  '/v1/namespaces': namespaceStrategy,
+  '/v1/pods': podStrategy,
+  '/v1/services': serviceStrategy,
+  '/v1/configmaps': configMapStrategy,
+  '/v1/secrets': secretStrategy,
+  'apps/v1/deployments': deploymentStrategy,
+};
