@@ -3,7 +3,7 @@ export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, isolatedModules: true, tsconfig: 'tsconfig.test.json' }] },
+  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.test.json' }] },
   testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/server/**/*.test.ts', '<rootDir>/harness/**/*.test.ts', '<rootDir>/certs/**/*.test.ts', '<rootDir>/scenarios/**/*.test.ts', '<rootDir>/examples/**/*.test.ts'],
   testTimeout: 60000,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
