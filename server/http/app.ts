@@ -1,5 +1,5 @@
 // The express app: filters in kube-apiserver's order, then health, metrics, discovery, OpenAPI and the REST API.
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { errors, StatusError } from '../api/errors.js';
 import type { Authenticator } from '../authn/index.js';
 import type { Authorizer } from '../authz/index.js';
@@ -21,8 +21,10 @@ export interface AppDeps {
   metrics: ApiserverMetrics;
   health: HealthChecks;
   gitVersion: string;
-  /** runs before the REST handlers: the readiness gate of admission sources plugs in here */
-  beforeResources?: Array<(req: Request, res: Response, next: NextFunction) => void>;
+  /** right after request info: the readiness gate of admission sources plugs in here */
+  readinessGate?: RequestHandler;
+  /** between authentication and authorization, as in kube-apiserver, so denied requests are audited too */
+  audit?: RequestHandler;
 }
 
 export function buildApp(deps: AppDeps): express.Express {
@@ -31,7 +33,9 @@ export function buildApp(deps: AppDeps): express.Express {
   app.set('query parser', 'extended');
   app.use(requestInfoFilter());
   app.use(metricsFilter(deps.metrics));
+  if (deps.readinessGate) app.use(deps.readinessGate);
   app.use(authenticationFilter(deps.authn));
+  if (deps.audit) app.use(deps.audit);
   app.use(authorizationFilter(deps.authz));
   // Bodies are read raw and decoded by the handlers, which know the media type each verb accepts.
   app.use(express.raw({ type: () => true, limit: maxRequestBodyBytes }));
@@ -41,7 +45,6 @@ export function buildApp(deps: AppDeps): express.Express {
   });
   app.use(discoveryRouter(deps.api.index, { gitVersion: deps.gitVersion }));
   app.use(openapiRouter(deps.api.index));
-  for (const gate of deps.beforeResources ?? []) app.use(gate);
   const rest = restHandler(deps.api);
   app.use((req, res, next) => {
     const ri = res.locals['requestInfo'] as RequestInfo;

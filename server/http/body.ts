@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import { parseAllDocuments } from 'yaml';
 import { errors } from '../api/errors.js';
 import type { KubeObject } from '../api/types.js';
+import { decodeKubernetesProtobuf } from './protobuf/index.js';
 
 /** kube-apiserver's maximum request body (apiserver.DefaultMaxRequestSizeBytes is 3 MiB). */
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
@@ -28,7 +29,8 @@ export function decodeObject(req: Request): KubeObject {
   } else if (type === 'application/yaml' || type === 'application/x-yaml' || type === 'text/yaml') {
     value = parseYAML(raw.toString('utf8'));
   } else if (type === 'application/vnd.kubernetes.protobuf') {
-    throw errors.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml (protobuf is not supported by this server)`);
+    // kubectl's typed client (kubectl create namespace|configmap|…) sends protobuf for built-in kinds.
+    value = decodeKubernetesProtobuf(raw);
   } else {
     throw errors.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: ${acceptedMediaTypes}`);
   }

@@ -93,11 +93,30 @@ describe('kubectl against the apiserver', () => {
     expect(d.spec.template.spec.containers[0].terminationMessagePath).toBe('/dev/termination-log');
   });
 
+  it('creates objects with kubectl create generators (protobuf bodies) and scales a deployment', async () => {
+    let r = await k(['create', 'configmap', 'literal', '-n', 'team-a', '--from-literal=a=b']);
+    expectClean(r);
+    r = await k(['create', 'secret', 'generic', 'creds', '-n', 'team-a', '--from-literal=password=s3cret']);
+    expectClean(r);
+    r = await k(['create', 'deployment', 'gen', '-n', 'team-a', '--image=nginx', '--replicas=2', '--port=80']);
+    expectClean(r);
+    r = await k(['scale', 'deployment', 'gen', '-n', 'team-a', '--replicas=5']);
+    expectClean(r);
+    expect(r.stdout).toContain('deployment.apps/gen scaled');
+    r = await k(['get', 'secret', 'creds', '-n', 'team-a', '-o', 'jsonpath={.data.password}']);
+    expect(Buffer.from(r.stdout, 'base64').toString()).toBe('s3cret');
+    r = await k(['get', 'deployment', 'gen', '-n', 'team-a', '-o', 'jsonpath={.spec.replicas}/{.spec.template.spec.containers[0].image}']);
+    expect(r.stdout).toBe('5/nginx');
+    r = await k(['delete', 'deployment', 'gen', '-n', 'team-a']);
+    expectClean(r);
+  });
+
   it('prints tables for get', async () => {
     const r = await k(['get', 'configmaps,deployments', '-n', 'team-a']);
     expectClean(r);
     expect(r.stdout).toMatch(/NAME\s+DATA\s+AGE/);
     expect(r.stdout).toMatch(/settings\s+1\s+\d+s/);
+    expect(r.stdout).toMatch(/literal\s+1\s+\d+s/);
     expect(r.stdout).toMatch(/NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE/);
     expect(r.stdout).toMatch(/web\s+0\/3/);
   });
