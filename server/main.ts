@@ -1,9 +1,10 @@
 // `kah serve` / `node dist/server/main.js`: kube-apiserver flags in, a serving apiserver out.
 // Startup failures print one line per problem on stderr and exit 1, with nothing left listening.
 import { readFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adminUser, ensureServingBundle, writeKubeconfig } from '../certs/index.js';
+import { adminUser, defaultServingHosts, ensureServingBundle, writeKubeconfig } from '../certs/index.js';
 import { ApiServer } from './apiserver.js';
 import { loadAuthenticator } from './authn/index.js';
 import { loadAuthorizer } from './authz/index.js';
@@ -34,6 +35,16 @@ async function readOptional(file: string | undefined): Promise<string | undefine
   }
 }
 
+/**
+ * Names the generated serving certificate covers: loopback, the host name (a compose service's `hostname`), the
+ * bind address, and the in-cluster names kube-apiserver's self-signed certificate carries.
+ */
+function servingHosts(bindAddress: string): string[] {
+  const hosts = new Set([...defaultServingHosts, os.hostname(), 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local']);
+  if (bindAddress !== '0.0.0.0' && bindAddress !== '::') hosts.add(bindAddress);
+  return [...hosts].filter(Boolean);
+}
+
 /** Builds and starts the server; resolves with it once it listens. Throws StartupError for bad configuration. */
 export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
   const log = newLogger(o.verbosity);
@@ -45,7 +56,7 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
     authorizationModes: o.authorization.modes,
     admissionPlugins: o.admission.plugins,
   });
-  const bundle = await ensureServingBundle(o.secureServing.certDir);
+  const bundle = await ensureServingBundle(o.secureServing.certDir, { hosts: servingHosts(o.secureServing.bindAddress) });
   if (bundle.generated.length) log.info('generated certificates', { dir: bundle.dir, generated: bundle.generated, reasons: bundle.reasons });
   const certPem = (await readOptional(o.secureServing.certFile)) ?? bundle.serving.cert;
   const keyPem = (await readOptional(o.secureServing.keyFile)) ?? bundle.serving.key;

@@ -1,0 +1,78 @@
+// A webhook author's integration test, ready to copy: a real apiserver (and etcd), a webhook server that denies
+// ConfigMaps labelled deny=true, registered with a ValidatingWebhookConfiguration through client-node.
+//
+// In your project: import { … } from 'kube-admission-harness'; and name the file *.test.ts.
+// (Named .example.ts here so jest does not pick it up until webhook admission is implemented.)
+import { AdmissionregistrationV1Api, ApiException, CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
+import { allow, deny, useApiServer, useWebhookServer } from '../harness/index.js';
+
+const env = useApiServer(); // etcd + apiserver, started before the tests and removed after them
+const webhook = useWebhookServer({
+  handler: ({ request }) => (request.object?.metadata?.labels?.deny === 'true' ? deny('ConfigMaps labelled deny=true are not allowed') : allow()),
+});
+
+const configMap = (name: string, labels: Record<string, string>): V1ConfigMap => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: 'default', labels },
+  data: { key: 'value' },
+});
+
+/** The Status the apiserver answered with, from client-node's ApiException (whose body is the raw JSON text). */
+function statusOf(err: unknown): { code?: number; message?: string } {
+  if (!(err instanceof ApiException)) throw err;
+  return typeof err.body === 'string' ? (JSON.parse(err.body) as { code?: number; message?: string }) : (err.body as { code?: number; message?: string });
+}
+
+beforeAll(async () => {
+  await env.client(AdmissionregistrationV1Api).createValidatingWebhookConfiguration({
+    body: {
+      metadata: { name: 'deny-labelled.example.com' },
+      webhooks: [
+        {
+          name: 'deny-labelled.example.com',
+          clientConfig: { url: webhook.url('/validate'), caBundle: webhook.caBundle },
+          rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], operations: ['CREATE', 'UPDATE'] }],
+          admissionReviewVersions: ['v1'],
+          sideEffects: 'None',
+          failurePolicy: 'Fail',
+          timeoutSeconds: 5,
+        },
+      ],
+    },
+  });
+  // The apiserver picks up new webhook configurations asynchronously (as kube-apiserver does): wait until a
+  // dry-run create of a denied object is denied before testing.
+  const core = env.client(CoreV1Api);
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    try {
+      await core.createNamespacedConfigMap({ namespace: 'default', body: configMap('probe', { deny: 'true' }), dryRun: 'All' });
+    } catch (err) {
+      if (statusOf(err).code === 403) break;
+      throw err;
+    }
+    if (Date.now() > deadline) throw new Error('the webhook configuration did not take effect within 20 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+});
+
+it('denies a ConfigMap labelled deny=true with the webhook’s message', async () => {
+  const err = await env
+    .client(CoreV1Api)
+    .createNamespacedConfigMap({ namespace: 'default', body: configMap('denied', { deny: 'true' }) })
+    .catch((e: unknown) => e);
+  expect(statusOf(err)).toMatchObject({
+    code: 403,
+    message: 'admission webhook "deny-labelled.example.com" denied the request: ConfigMaps labelled deny=true are not allowed',
+  });
+  // The webhook saw the request as an admission.k8s.io/v1 AdmissionReview.
+  const seen = webhook.server.reviews.find((r) => r.request.name === 'denied');
+  expect(seen?.review.apiVersion).toBe('admission.k8s.io/v1');
+  expect(seen?.request).toMatchObject({ operation: 'CREATE', namespace: 'default', resource: { group: '', version: 'v1', resource: 'configmaps' } });
+});
+
+it('allows a ConfigMap without the label', async () => {
+  const created = await env.client(CoreV1Api).createNamespacedConfigMap({ namespace: 'default', body: configMap('allowed', { deny: 'false' }) });
+  expect(created.metadata?.uid).toBeTruthy();
+});
