@@ -112,7 +112,7 @@ export class ApiServer {
       metrics: this.metrics,
       health: this.health,
       gitVersion: kubernetesGitVersion,
-      beforeResources: this.audit ? [auditFilter(this.audit)] : [],
+      ...(this.audit ? { audit: auditFilter(this.audit) } : {}),
     });
     this.server = https.createServer(
       {

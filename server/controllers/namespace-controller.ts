@@ -63,8 +63,11 @@ export class NamespaceController {
   }
 
   private consider(ns: KubeObject): void {
-    const name = metaOf(ns).name ?? '';
-    if (!metaOf(ns).deletionTimestamp || this.inFlight.has(name)) return;
+    if (metaOf(ns).deletionTimestamp) this.schedule(metaOf(ns).name ?? '');
+  }
+
+  private schedule(name: string): void {
+    if (this.inFlight.has(name)) return;
     this.inFlight.add(name);
     void this.finalize(name).finally(() => this.inFlight.delete(name));
   }
@@ -73,7 +76,7 @@ export class NamespaceController {
     try {
       const remaining = await this.deleteContent(namespace);
       if (remaining > 0) {
-        this.later(() => this.consider({ metadata: { name: namespace, deletionTimestamp: 'pending' } }), this.deps.retryMs ?? 200);
+        this.later(() => this.schedule(namespace), this.deps.retryMs ?? 200);
         return;
       }
       const ctx = newRequestContext(controllerUser, '');
@@ -88,7 +91,7 @@ export class NamespaceController {
       const code = (err as { code?: number }).code;
       if (code === 404) return;
       this.deps.log('namespace finalization failed; retrying', { namespace, error: (err as Error).message });
-      this.later(() => this.consider({ metadata: { name: namespace, deletionTimestamp: 'pending' } }), 1000);
+      this.later(() => this.schedule(namespace), 1000);
     }
   }
 

@@ -73,6 +73,9 @@ export function restHandler(api: ApiContext) {
     const requestInfo = res.locals['requestInfo'] as RequestInfo;
     const user = res.locals['user'] as UserInfo;
     const ctx = newRequestContext(user, requestInfo.namespace);
+    // Admission writes audit annotations into the same map the audit filter reports.
+    const auditAnnotations = res.locals['auditAnnotations'] as Record<string, string> | undefined;
+    if (auditAnnotations) ctx.auditAnnotations = auditAnnotations;
     try {
       await dispatch(api, req, res, requestInfo, ctx);
     } catch (err) {
