@@ -14,7 +14,7 @@ export const implementedAdmissionPlugins = [
 export type ImplementedAdmissionPlugin = (typeof implementedAdmissionPlugins)[number];
 
 /**
- * Every plugin kube-apiserver registers, in its recommended order. Those not implemented here are accepted and
+ * Every plugin kube-apiserver registers, in its recommended order. Those this server does not run are accepted and
  * do nothing, so command lines copied from a cluster (--enable-admission-plugins=NodeRestriction,…,
  * --disable-admission-plugins=ServiceAccount) keep working; none of them affect webhooks or policies.
  */

@@ -5,6 +5,7 @@ import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
 import { ApiServerStartError, startApiServer, type ApiServerHandle } from '../../harness/apiserver-process.js';
 import { trackedResources } from '../../harness/cleanup.js';
 import { expectStartupFailure, UnexpectedStartupError } from '../../harness/startup-failure.js';
+import { isAlive } from '../support/process.js';
 
 /** Polls `check` until it returns a value other than undefined; no fixed sleeps. */
 async function pollUntil<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
@@ -19,15 +20,6 @@ async function pollUntil<T>(what: string, check: () => Promise<T | undefined>, t
     }
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -9,6 +9,7 @@ import { PassThrough } from 'node:stream';
 import { KubeConfig } from '@kubernetes/client-node';
 import { packageRoot } from '../../harness/apiserver-process.js';
 import { runCli, type CliIO } from '../../harness/cli.js';
+import { isAlive } from '../support/process.js';
 
 function capture(): CliIO & { out(): string; err(): string } {
   const stdout = new PassThrough();
@@ -18,15 +19,6 @@ function capture(): CliIO & { out(): string; err(): string } {
   stdout.on('data', (d: Buffer) => (out += d.toString()));
   stderr.on('data', (d: Buffer) => (err += d.toString()));
   return { stdout, stderr, out: () => out, err: () => err };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('kah', () => {

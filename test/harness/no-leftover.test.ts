@@ -8,20 +8,12 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../../harness/apiserver-process.js';
+import { isAlive } from '../support/process.js';
 
 interface Report {
   pids: (number | undefined)[];
   dirs: (string | undefined)[];
   webhookPort: number;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function refusesConnections(port: number): Promise<boolean> {
