@@ -3,6 +3,19 @@ import type { GroupVersionKind, GroupVersionResource, KubeObject, UserInfo } fro
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
+/**
+ * kube's admission.ReinvocationContext: the chain runs the mutating plugins again once when a plugin asks for it
+ * (a webhook with reinvocationPolicy IfNeeded whose object was changed by a later plugin). Plugins keep their own
+ * per-request state under their name in `values`.
+ */
+export interface ReinvocationContext {
+  /** true during the second run of the mutating plugins */
+  isReinvoke: boolean;
+  /** set by a plugin during the first run to request the second */
+  shouldReinvoke: boolean;
+  values: Map<string, unknown>;
+}
+
 export interface AdmissionAttributes {
   operation: AdmissionOperation;
   kind: GroupVersionKind;
@@ -22,4 +35,9 @@ export interface AdmissionAttributes {
   annotations: Record<string, string>;
   /** warnings for the client (Warning headers) */
   warnings: string[];
+  reinvocation: ReinvocationContext;
+}
+
+export function newReinvocationContext(): ReinvocationContext {
+  return { isReinvoke: false, shouldReinvoke: false, values: new Map() };
 }

@@ -40,6 +40,9 @@ export interface Strategy {
    * controller finishes the deletion once pendingFinalization says nothing is left (namespaces).
    */
   gracefulDelete?(obj: KubeObject): void;
+  /** Warnings for the client on create and update (kube's WarningsOnCreate/WarningsOnUpdate). */
+  warningsOnCreate?(obj: KubeObject): string[];
+  warningsOnUpdate?(obj: KubeObject, old: KubeObject): string[];
   /** Finalization the resource tracks outside metadata.finalizers (a namespace's spec.finalizers). */
   pendingFinalization?(obj: KubeObject): boolean;
 }

@@ -1,7 +1,7 @@
 // The generic REST store (kube-apiserver's genericregistry.Store): metadata management, status and generation
 // rules, finalizers and graceful deletion, admission call points, and storage with optimistic concurrency.
 import { randomUUID } from 'node:crypto';
-import type { AdmissionAttributes, AdmissionOperation } from '../admission/attributes.js';
+import { newReinvocationContext, type AdmissionAttributes, type AdmissionOperation } from '../admission/attributes.js';
 import type { AdmissionChain } from '../admission/chain.js';
 import { errors, StatusError, type GroupResource } from '../api/errors.js';
 import { fieldErrors, type FieldError } from '../api/field.js';
@@ -190,6 +190,7 @@ export class ResourceStore {
       userInfo: ctx.user,
       annotations: ctx.auditAnnotations,
       warnings: ctx.warnings,
+      reinvocation: newReinvocationContext(),
     };
   }
 
@@ -225,6 +226,7 @@ export class ResourceStore {
     this.checkTypeMeta(obj);
     const errs = this.validateCreate(obj);
     if (errs.length) throw this.validationError(obj, errs);
+    ctx.warnings.push(...(this.info.strategy.warningsOnCreate?.(obj) ?? []));
     await this.deps.admission.validate(this.attributes(ctx, 'CREATE', '', name, obj, undefined, options));
     if (ctx.dryRun) return obj;
     try {
@@ -270,6 +272,7 @@ export class ResourceStore {
         this.checkTypeMeta(next);
         const errs = validateObjectMetaUpdate(metaOf(next), metaOf(old)).concat(this.finalizerRules(next, old), this.info.strategy.validateUpdate?.(next, old) ?? []);
         if (errs.length) throw this.validationError(next, errs);
+        ctx.warnings.push(...(this.info.strategy.warningsOnUpdate?.(next, old) ?? []));
         await this.deps.admission.validate(this.attributes(ctx, 'UPDATE', subresource, name, next, old, options));
         result = next;
         if (ctx.dryRun) return current; // unchanged: the storage writes nothing
