@@ -9,7 +9,7 @@ import { addWarnings, writeError, writeJSON } from '../http/responses.js';
 import { metaOf } from '../registry/object-fields.js';
 import { newRequestContext, type RequestContext } from '../registry/request-context.js';
 import type { ResourceInfo, Verb } from '../registry/resource.js';
-import type { DeleteOptions, ResourceStore } from '../registry/store.js';
+import type { DeleteOptions, ResourceStore, SubresourceView } from '../registry/store.js';
 import type { ApiContext } from './api-context.js';
 import { checkFields, parseFieldValidation } from './field-validation.js';
 import { buildListPredicate } from './list-predicate.js';
@@ -199,9 +199,15 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
   }
 }
 
-function updateSub(store: ResourceStore, ctx: RequestContext, name: string, sub: string, _info: ResourceInfo, opts: KubeObject, transform: (current: KubeObject) => KubeObject): Promise<KubeObject> {
-  // /scale writes the parent's spec and /finalize the namespace's spec: both through the main resource's rules.
-  return store.update(ctx, name, sub === 'status' ? 'status' : '', transform, opts);
+function updateSub(store: ResourceStore, ctx: RequestContext, name: string, sub: string, info: ResourceInfo, opts: KubeObject, transform: (current: KubeObject) => KubeObject): Promise<KubeObject> {
+  // /scale writes the parent's spec and /finalize the namespace's spec: both through the main resource's rules;
+  // admission sees /scale as an autoscaling/v1 Scale, as in kube-apiserver.
+  const scale = info.subresources.scale;
+  const view: SubresourceView | undefined =
+    sub === 'scale' && scale
+      ? { subresource: 'scale', kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, from: (p) => toScale(p, scale), into: (p, v) => applyScale(p, v, scale) }
+      : undefined;
+  return store.update(ctx, name, sub === 'status' ? 'status' : '', transform, opts, true, view);
 }
 
 function scaleBody(body: KubeObject): KubeObject {

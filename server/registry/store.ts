@@ -20,6 +20,8 @@ export interface StoreDeps {
   prefix: string;
   admission: AdmissionChain;
   now?: () => Date;
+  /** told about every successful (non-dry-run) write as it returns, before the client sees the response */
+  onWrite?: (type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: KubeObject) => void;
 }
 
 export interface ListQuery {
@@ -27,6 +29,17 @@ export interface ListQuery {
   limit?: number;
   continue?: string;
   resourceVersion?: string;
+}
+
+/**
+ * How admission sees a write to a subresource that has its own kind (deployments/scale → autoscaling/v1 Scale):
+ * plugins get the view of the parent, and what they change in the view is written back to the parent.
+ */
+export interface SubresourceView {
+  subresource: string;
+  kind: { group: string; version: string; kind: string };
+  from(parent: KubeObject): KubeObject;
+  into(parent: KubeObject, view: KubeObject): KubeObject;
 }
 
 export interface DeleteOptions {
@@ -194,6 +207,10 @@ export class ResourceStore {
     };
   }
 
+  private viewAttributes(ctx: RequestContext, view: SubresourceView, name: string, object: KubeObject, oldObject: KubeObject, options: KubeObject): AdmissionAttributes {
+    return { ...this.attributes(ctx, 'UPDATE', view.subresource, name, object, oldObject, options), kind: { ...view.kind } };
+  }
+
   /** PrepareForCreate: system fields, status reset, generation, then the resource's defaults. */
   private prepareForCreate(ctx: RequestContext, obj: KubeObject): void {
     const meta = metaOf(obj);
@@ -230,7 +247,9 @@ export class ResourceStore {
     await this.deps.admission.validate(this.attributes(ctx, 'CREATE', '', name, obj, undefined, options));
     if (ctx.dryRun) return obj;
     try {
-      return this.withTypeMeta(await this.deps.storage.create(this.key(ctx.namespace, name), obj));
+      const created = this.withTypeMeta(await this.deps.storage.create(this.key(ctx.namespace, name), obj));
+      this.deps.onWrite?.('ADDED', created);
+      return created;
     } catch (err) {
       throw storageErrorToStatus(err, this.gr, name, 'create');
     }
@@ -249,6 +268,7 @@ export class ResourceStore {
     options: KubeObject,
     /** PUT carries the client's resourceVersion as a precondition; patch does not unless the patch sets it */
     checkResourceVersion = true,
+    view?: SubresourceView,
   ): Promise<KubeObject> {
     let result: KubeObject | undefined;
     const key = this.key(ctx.namespace, name);
@@ -267,13 +287,21 @@ export class ResourceStore {
         if (checkResourceVersion && meta.resourceVersion && meta.resourceVersion !== metaOf(old).resourceVersion) {
           throw errors.staleResourceVersion(this.gr, name);
         }
-        const next = this.prepareForUpdate(desired, old, subresource);
-        await this.deps.admission.admit(this.attributes(ctx, 'UPDATE', subresource, name, next, old, options));
+        let next = this.prepareForUpdate(desired, old, subresource);
+        if (view) {
+          const viewObj = view.from(next);
+          await this.deps.admission.admit(this.viewAttributes(ctx, view, name, viewObj, view.from(old), options));
+          next = view.into(next, viewObj);
+        } else {
+          await this.deps.admission.admit(this.attributes(ctx, 'UPDATE', subresource, name, next, old, options));
+        }
         this.checkTypeMeta(next);
         const errs = validateObjectMetaUpdate(metaOf(next), metaOf(old)).concat(this.finalizerRules(next, old), this.info.strategy.validateUpdate?.(next, old) ?? []);
         if (errs.length) throw this.validationError(next, errs);
         ctx.warnings.push(...(this.info.strategy.warningsOnUpdate?.(next, old) ?? []));
-        await this.deps.admission.validate(this.attributes(ctx, 'UPDATE', subresource, name, next, old, options));
+        await this.deps.admission.validate(
+          view ? this.viewAttributes(ctx, view, name, view.from(next), view.from(old), options) : this.attributes(ctx, 'UPDATE', subresource, name, next, old, options),
+        );
         result = next;
         if (ctx.dryRun) return current; // unchanged: the storage writes nothing
         return next;
@@ -281,11 +309,13 @@ export class ResourceStore {
       const stored = await this.deps.storage.guaranteedUpdate(key, write);
       if (ctx.dryRun) return this.withTypeMeta(result!);
       const out = this.withTypeMeta(stored);
+      this.deps.onWrite?.('MODIFIED', out);
       // The last finalizer of an object being deleted is gone: the update completes the deletion.
       const meta = metaOf(out);
       if (meta.deletionTimestamp && !this.hasPendingFinalizers(out)) {
         try {
-          await this.deps.storage.delete(key, { resourceVersion: meta.resourceVersion });
+          const last = await this.deps.storage.delete(key, { resourceVersion: meta.resourceVersion });
+          this.deps.onWrite?.('DELETED', this.withTypeMeta(last));
         } catch (err) {
           if (!(err instanceof StorageError && (err.code === 'KeyNotFound' || err.code === 'Conflict'))) throw err;
         }
@@ -377,11 +407,14 @@ export class ResourceStore {
           },
           { preconditions: { uid: meta.uid } },
         );
-        return { object: this.withTypeMeta(marked), deleted: false };
+        const out = this.withTypeMeta(marked);
+        this.deps.onWrite?.('MODIFIED', out);
+        return { object: out, deleted: false };
       }
       if (ctx.dryRun) return { object: current, deleted: true };
-      const last = await this.deps.storage.delete(key, preconditions);
-      return { object: this.withTypeMeta(last), deleted: true };
+      const last = this.withTypeMeta(await this.deps.storage.delete(key, preconditions));
+      this.deps.onWrite?.('DELETED', last);
+      return { object: last, deleted: true };
     } catch (err) {
       throw storageErrorToStatus(err, this.gr, name, 'delete');
     }

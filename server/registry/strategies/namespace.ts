@@ -5,6 +5,9 @@ import { objAt, type Obj } from './fields.js';
 
 export const namespaceStrategy: Strategy = {
   applyDefaults(obj) {
+    // kube labels every namespace with its own name, so namespaceSelectors can pick namespaces by name.
+    const name = obj.metadata?.name;
+    if (name) obj.metadata!.labels = { ...(obj.metadata!.labels ?? {}), 'kubernetes.io/metadata.name': name };
     const spec = objAt(obj as Obj, 'spec');
     if (!Array.isArray(spec['finalizers']) && !(obj.metadata?.deletionTimestamp)) spec['finalizers'] = ['kubernetes'];
     const status = objAt(obj as Obj, 'status');
