@@ -33,7 +33,10 @@ export type WebhookFault =
 export type WebhookReply = WebhookResponse | WebhookFault;
 
 export interface ReceivedReview {
+  /** the URL path without the query, e.g. "/validate" */
   path: string;
+  /** the query parameters; kube-apiserver sends `timeout` (e.g. "10s") */
+  query: Record<string, string>;
   method: string;
   headers: IncomingHttpHeaders;
   /** The AdmissionReview as received. */
@@ -290,7 +293,9 @@ class TestWebhookServer implements WebhookServer {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
-    const path = req.url ?? '/';
+    const url = new URL(req.url ?? '/', 'https://webhook.local');
+    const path = url.pathname;
+    const query = Object.fromEntries(url.searchParams.entries());
     let parsed: unknown;
     let problem: string | undefined;
     try {
@@ -304,7 +309,7 @@ class TestWebhookServer implements WebhookServer {
       return this.send(res, 400, 'text/plain', `${problem}\n`);
     }
     const review = parsed as AdmissionReviewRequest;
-    const received: ReceivedReview = { path, method: req.method ?? '', headers: req.headers, review, request: review.request, receivedAt: new Date() };
+    const received: ReceivedReview = { path, query, method: req.method ?? '', headers: req.headers, review, request: review.request, receivedAt: new Date() };
     this.received.push(received);
     for (const w of [...this.waiters]) w();
     let reply: WebhookReply;

@@ -2,7 +2,15 @@
 // the HTTPS listener with the filter chain, health checks, system namespaces and the namespace controller.
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { emptyAdmissionChain, type AdmissionChain } from './admission/chain.js';
+import type { WebhookAccessor } from './api/admissionregistration.js';
+import { buildAdmissionChain } from './admission/build-chain.js';
+import type { AdmissionChain } from './admission/chain.js';
+import { ApiConfigurationSource, type WriteEventType } from './admission/sources/api-source.js';
+import { webhookAccessorsOf } from './admission/sources/webhook-accessors.js';
+import { createWebhookClient, type WebhookClientOptions } from './admission/webhook/client.js';
+import type { KubeObject } from './api/types.js';
+import { newAdmissionMetrics } from './metrics/admission.js';
+import type { FeatureGates } from './options/index.js';
 import { StatusError } from './api/errors.js';
 import type { Authenticator } from './authn/index.js';
 import type { Authorizer } from './authz/index.js';
@@ -33,7 +41,14 @@ export interface ApiServerConfig {
   virtual: VirtualResourceHandler;
   log: Logger;
   auditLogPath?: string;
-  admission?: AdmissionChain;
+  admission: {
+    /** enabled plugin names in kube's order (--enable/--disable-admission-plugins) */
+    plugins: readonly string[];
+    /** per webhook plugin: the service resolver and kubeConfigFile credentials */
+    validatingWebhookClient: WebhookClientOptions;
+    mutatingWebhookClient: WebhookClientOptions;
+  };
+  featureGates: FeatureGates;
   /** how long SIGTERM waits for in-flight requests */
   shutdownTimeoutMs?: number;
 }
@@ -55,17 +70,27 @@ export class ApiServer {
   private systemNamespacesReady = false;
   private shuttingDown = false;
   private readonly timers = new Set<NodeJS.Timeout>();
-  private admission: AdmissionChain;
+  private chain?: AdmissionChain;
+  /** the stores call admission through this, so the chain can be built after the stores it reads from */
+  private readonly admission: AdmissionChain = {
+    admit: (a) => this.chain!.admit(a),
+    validate: (a) => this.chain!.validate(a),
+  };
+  private readonly writeObservers = new Map<string, (type: WriteEventType, obj: KubeObject) => void>();
+  private readonly sources: Array<ApiConfigurationSource<unknown>> = [];
 
-  private constructor(private readonly config: ApiServerConfig) {
-    this.admission = config.admission ?? emptyAdmissionChain;
-  }
+  private constructor(private readonly config: ApiServerConfig) {}
 
   storeFor(info: ResourceInfo): ResourceStore {
     const key = gvrKey(info.group, info.version, info.resource);
     let store = this.stores.get(key);
     if (!store) {
-      store = new ResourceStore(info, { storage: this.config.storage, prefix: this.config.etcdPrefix, admission: this.admission });
+      store = new ResourceStore(info, {
+        storage: this.config.storage,
+        prefix: this.config.etcdPrefix,
+        admission: this.admission,
+        onWrite: (type, obj) => this.writeObservers.get(key)?.(type, obj),
+      });
       this.stores.set(key, store);
     }
     return store;
@@ -86,8 +111,47 @@ export class ApiServer {
     return `https://${host.includes(':') ? `[${host}]` : host}:${this.port}`;
   }
 
+  /** An API source for one admission configuration resource, fed by this server's writes and a storage watch. */
+  private apiSource<T>(resource: string, itemsOf: (obj: KubeObject) => T[]): ApiConfigurationSource<T> {
+    const info = this.index.lookup('admissionregistration.k8s.io', 'v1', resource)!;
+    const source = new ApiConfigurationSource<T>({ store: this.storeFor(info), itemsOf, log: (m, f) => this.config.log.info(m, f) });
+    this.writeObservers.set(gvrKey(info.group, info.version, info.resource), (type, obj) => source.observe(type, obj));
+    this.sources.push(source as ApiConfigurationSource<unknown>);
+    return source;
+  }
+
+  private buildAdmission(): void {
+    const { config } = this;
+    const validating = this.apiSource<WebhookAccessor>('validatingwebhookconfigurations', (o) => webhookAccessorsOf(o, 'validating', 'api'));
+    const mutating = this.apiSource<WebhookAccessor>('mutatingwebhookconfigurations', (o) => webhookAccessorsOf(o, 'mutating', 'api'));
+    const namespaces = this.storeFor(this.index.lookup('', 'v1', 'namespaces')!);
+    this.chain = buildAdmissionChain({
+      plugins: config.admission.plugins,
+      metrics: newAdmissionMetrics(this.metrics.registry),
+      webhooks: {
+        validating,
+        mutating,
+        validatingClient: createWebhookClient(config.admission.validatingWebhookClient),
+        mutatingClient: createWebhookClient(config.admission.mutatingWebhookClient),
+      },
+      getNamespace: async (name) => {
+        try {
+          return await namespaces.get(newRequestContext(systemUser, ''), name);
+        } catch (err) {
+          if (err instanceof StatusError && err.code === 404) return undefined;
+          throw err;
+        }
+      },
+      isNamespaced: (group, resource) => this.index.all().some((r) => r.group === group && r.resource === resource && r.namespaced),
+      excludeVirtualResources: () => config.featureGates.enabled('ExcludeAdmissionWebhookVirtualResources'),
+      log: config.log,
+    });
+    for (const source of this.sources) void source.start();
+  }
+
   private async listen(): Promise<void> {
     const { config } = this;
+    this.buildAdmission();
     this.health.addLive({ name: 'ping', check: () => {} });
     this.health.addLive({ name: 'log', check: () => {} });
     this.health.addReady({ name: 'etcd', check: () => config.storage.healthCheck() });
@@ -179,6 +243,7 @@ export class ApiServer {
     this.shuttingDown = true;
     for (const t of this.timers) clearTimeout(t);
     this.namespaceController?.stop();
+    for (const source of this.sources) source.stop();
     for (const end of [...this.watchRegistry]) end();
     const server = this.server;
     if (server) {

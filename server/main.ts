@@ -10,6 +10,7 @@ import { loadAuthenticator } from './authn/index.js';
 import { loadAuthorizer } from './authz/index.js';
 import { answerVirtualResource } from './endpoints/virtual-resources.js';
 import { newLogger } from './log.js';
+import { loadAdmissionConfiguration, type AdmissionConfig } from './options/admission-config.js';
 import { parseServerOptions, serverOptionsUsage, type ServerOptions } from './options/index.js';
 import { Etcd3Storage } from './storage/etcd3.js';
 import type { Storage } from './storage/interface.js';
@@ -35,6 +36,14 @@ async function readOptional(file: string | undefined): Promise<string | undefine
   }
 }
 
+/** --admission-control-config-file, fully validated before anything listens. */
+async function loadAdmissionConfig(o: ServerOptions): Promise<AdmissionConfig | undefined> {
+  if (!o.admission.configFile) return undefined;
+  const result = await loadAdmissionConfiguration(o.admission.configFile, o.featureGates);
+  if (!result.ok) throw new StartupError(result.errors);
+  return result.config;
+}
+
 /**
  * Names the generated serving certificate covers: loopback, the host name (a compose service's `hostname`), the
  * bind address, and the in-cluster names kube-apiserver's self-signed certificate carries.
@@ -56,10 +65,7 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
     authorizationModes: o.authorization.modes,
     admissionPlugins: o.admission.plugins,
   });
-  if (o.admission.configFile) {
-    // Webhook and policy admission arrive with their own milestones; until then the file is accepted, not applied.
-    log.info('warning: --admission-control-config-file is accepted but not applied by this version (no webhook or policy admission yet)', { file: o.admission.configFile });
-  }
+  const admissionConfig = await loadAdmissionConfig(o);
   const bundle = await ensureServingBundle(o.secureServing.certDir, { hosts: servingHosts(o.secureServing.bindAddress) });
   if (bundle.generated.length) log.info('generated certificates', { dir: bundle.dir, generated: bundle.generated, reasons: bundle.reasons });
   const certPem = (await readOptional(o.secureServing.certFile)) ?? bundle.serving.cert;
@@ -86,6 +92,12 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
     virtual: (info, body, req) => answerVirtualResource(info, body, req, { authn, authz }),
     log,
     auditLogPath: o.audit.logPath,
+    featureGates: o.featureGates,
+    admission: {
+      plugins: o.admission.plugins,
+      validatingWebhookClient: { kubeconfigPath: admissionConfig?.plugins.ValidatingAdmissionWebhook?.kubeConfigFile },
+      mutatingWebhookClient: { kubeconfigPath: admissionConfig?.plugins.MutatingAdmissionWebhook?.kubeConfigFile },
+    },
   }).catch(async (err: Error) => {
     await storage.close();
     throw new StartupError([`failed to listen on ${o.secureServing.bindAddress}:${o.secureServing.port}: ${err.message}`]);

@@ -234,12 +234,16 @@ export class ResourceStore {
   }
 
   async create(ctx: RequestContext, body: KubeObject, options: KubeObject): Promise<KubeObject> {
-    const obj = deepCopy(body);
+    let obj = deepCopy(body);
     this.checkTypeMeta(obj);
     this.prepareForCreate(ctx, obj);
     const name = metaOf(obj).name ?? '';
-    await this.deps.admission.admit(this.attributes(ctx, 'CREATE', '', name, obj, undefined, options));
-    // Mutating admission may have changed anything; system fields stay the server's.
+    const attrs = this.attributes(ctx, 'CREATE', '', name, obj, undefined, options);
+    await this.deps.admission.admit(attrs);
+    // Mutating admission may have replaced the object; what it produced is what gets validated and stored.
+    obj = attrs.object ?? obj;
+    // kube decodes a webhook's patched object with the scheme's defaulter: what a webhook adds gets defaults too.
+    this.info.strategy.applyDefaults?.(obj);
     this.checkTypeMeta(obj);
     const errs = this.validateCreate(obj);
     if (errs.length) throw this.validationError(obj, errs);
@@ -287,13 +291,19 @@ export class ResourceStore {
         if (checkResourceVersion && meta.resourceVersion && meta.resourceVersion !== metaOf(old).resourceVersion) {
           throw errors.staleResourceVersion(this.gr, name);
         }
+        // Every resource served here allows unconditional updates (kube's AllowUnconditionalUpdate): without a
+        // resourceVersion the write applies to whatever is stored.
+        if (!meta.resourceVersion) meta.resourceVersion = metaOf(old).resourceVersion;
         let next = this.prepareForUpdate(desired, old, subresource);
         if (view) {
-          const viewObj = view.from(next);
-          await this.deps.admission.admit(this.viewAttributes(ctx, view, name, viewObj, view.from(old), options));
-          next = view.into(next, viewObj);
+          const attrs = this.viewAttributes(ctx, view, name, view.from(next), view.from(old), options);
+          await this.deps.admission.admit(attrs);
+          next = view.into(next, attrs.object!);
         } else {
-          await this.deps.admission.admit(this.attributes(ctx, 'UPDATE', subresource, name, next, old, options));
+          const attrs = this.attributes(ctx, 'UPDATE', subresource, name, next, old, options);
+          await this.deps.admission.admit(attrs);
+          next = attrs.object ?? next;
+          this.info.strategy.applyDefaults?.(next);
         }
         this.checkTypeMeta(next);
         const errs = validateObjectMetaUpdate(metaOf(next), metaOf(old)).concat(this.finalizerRules(next, old), this.info.strategy.validateUpdate?.(next, old) ?? []);

@@ -1,0 +1,43 @@
+// Assembles the admission chain from the enabled plugin names, in kube-apiserver's order. Plugins this server does
+// not run are accepted by the flags and skipped here.
+import type { WebhookAccessor } from '../api/admissionregistration.js';
+import type { KubeObject } from '../api/types.js';
+import type { Logger } from '../log.js';
+import type { AdmissionMetrics } from '../metrics/admission.js';
+import type { AdmissionPlugin } from './chain.js';
+import { matchWebhook } from './matching/index.js';
+import { OrderedAdmissionChain } from './ordered-chain.js';
+import { NamespaceLifecycle } from './plugins/namespace-lifecycle.js';
+import type { ConfigurationSource } from './sources/source.js';
+import type { WebhookClient } from './webhook/client.js';
+import { MutatingAdmissionWebhook } from './webhook/mutating.js';
+import { ValidatingAdmissionWebhook } from './webhook/validating.js';
+
+export interface AdmissionChainDeps {
+  /** enabled plugin names, in kube's order */
+  plugins: readonly string[];
+  metrics: AdmissionMetrics;
+  webhooks: {
+    validating: ConfigurationSource<WebhookAccessor>;
+    mutating: ConfigurationSource<WebhookAccessor>;
+    validatingClient: WebhookClient;
+    mutatingClient: WebhookClient;
+  };
+  getNamespace(name: string): Promise<KubeObject | undefined>;
+  isNamespaced(group: string, resource: string): boolean;
+  excludeVirtualResources: () => boolean;
+  log: Logger;
+}
+
+export function buildAdmissionChain(deps: AdmissionChainDeps): OrderedAdmissionChain {
+  const namespaceLabels = async (name: string) => (await deps.getNamespace(name))?.metadata?.labels ?? undefined;
+  const webhookCommon = { matchWebhook, namespaceLabels, metrics: deps.metrics, excludeVirtualResources: deps.excludeVirtualResources };
+  const factories: Record<string, () => AdmissionPlugin> = {
+    NamespaceLifecycle: () => new NamespaceLifecycle({ getNamespace: deps.getNamespace, isNamespaced: deps.isNamespaced }),
+    MutatingAdmissionWebhook: () => new MutatingAdmissionWebhook({ ...webhookCommon, source: deps.webhooks.mutating, client: deps.webhooks.mutatingClient }),
+    ValidatingAdmissionWebhook: () => new ValidatingAdmissionWebhook({ ...webhookCommon, source: deps.webhooks.validating, client: deps.webhooks.validatingClient }),
+  };
+  const plugins = deps.plugins.filter((name) => factories[name]).map((name) => factories[name]!());
+  deps.log.info('admission chain', { plugins: plugins.map((p) => p.name) });
+  return new OrderedAdmissionChain(plugins, deps.metrics);
+}
