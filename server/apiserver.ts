@@ -167,7 +167,7 @@ export class ApiServer {
         if (this.shuttingDown) throw new Error('process is shutting down');
       },
     });
-    const api: ApiContext = { index: this.index, storeFor: (i) => this.storeFor(i), virtual: config.virtual, watchRegistry: this.watchRegistry };
+    const api: ApiContext = { index: this.index, storeFor: (i) => this.storeFor(i), virtual: config.virtual, admission: this.admission, watchRegistry: this.watchRegistry };
     if (config.auditLogPath) this.audit = new AuditLog(config.auditLogPath);
     const app = buildApp({
       api,

@@ -1,4 +1,5 @@
 // What the REST handlers need from the server, passed in so each handler stays a function of its inputs.
+import type { AdmissionChain } from '../admission/chain.js';
 import type { KubeObject, UserInfo } from '../api/types.js';
 import type { RequestInfo } from '../http/request-info.js';
 import type { ResourceIndex } from '../registry/resource-index.js';
@@ -12,6 +13,8 @@ export interface ApiContext {
   index: ResourceIndex;
   storeFor(info: ResourceInfo): ResourceStore;
   virtual: VirtualResourceHandler;
+  /** the chain virtual resources' creates pass through (stored resources reach it through their store) */
+  admission: AdmissionChain;
   /** ends every open watch (shutdown) */
   watchRegistry: Set<() => void>;
 }

@@ -2,6 +2,7 @@
 // verbs and subresources of each resource onto its registry store.
 import type { Request, Response } from 'express';
 import { errors, successStatus, StatusError } from '../api/errors.js';
+import { newReinvocationContext, type AdmissionAttributes } from '../admission/attributes.js';
 import type { KubeObject, UserInfo } from '../api/types.js';
 import { decodeObject, mediaType, rawBody } from '../http/body.js';
 import type { RequestInfo } from '../http/request-info.js';
@@ -101,8 +102,30 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
   }
   if (info.virtual) {
     if (ri.verb !== 'create') throw errors.methodNotSupported(gr, ri.verb);
+    ctx.dryRun = parseDryRun(q);
     const body = decodeObject(req);
-    writeJSON(res, 201, await api.virtual(info, body, { user: ctx.user, requestInfo: ri }));
+    // Like any create, a review passes admission (webhooks skip it while ExcludeAdmissionWebhookVirtualResources is on).
+    const attrs: AdmissionAttributes = {
+      operation: 'CREATE',
+      kind: { group: info.group, version: info.version, kind: info.kind },
+      resource: { group: info.group, version: info.version, resource: info.resource },
+      subresource: '',
+      name: metaOf(body).name ?? '',
+      namespace: info.namespaced ? ctx.namespace : '',
+      object: body,
+      oldObject: undefined,
+      options: optionsObject('CreateOptions', q, ctx.dryRun),
+      dryRun: ctx.dryRun,
+      userInfo: ctx.user,
+      annotations: ctx.auditAnnotations,
+      warnings: ctx.warnings,
+      reinvocation: newReinvocationContext(),
+    };
+    await api.admission.admit(attrs);
+    await api.admission.validate(attrs);
+    const answer = await api.virtual(info, attrs.object ?? body, { user: ctx.user, requestInfo: ri });
+    addWarnings(res, ctx.warnings);
+    writeJSON(res, 201, answer);
     return;
   }
   const store = api.storeFor(info);
