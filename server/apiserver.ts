@@ -21,7 +21,7 @@ import { AuditLog, auditFilter } from './http/audit.js';
 import { HealthChecks } from './http/health.js';
 import type { Logger } from './log.js';
 import { newApiserverMetrics, type ApiserverMetrics } from './metrics/registry.js';
-import { builtinResources } from './registry/catalogue.js';
+import { builtinResourcesFor } from './registry/catalogue.js';
 import { newRequestContext } from './registry/request-context.js';
 import { ResourceIndex } from './registry/resource-index.js';
 import { gvrKey, type ResourceInfo } from './registry/resource.js';
@@ -59,7 +59,7 @@ export const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-
 const systemUser = { username: 'system:apiserver', uid: 'kah-apiserver', groups: ['system:authenticated', 'system:masters'] };
 
 export class ApiServer {
-  readonly index = new ResourceIndex(builtinResources);
+  readonly index: ResourceIndex;
   readonly metrics: ApiserverMetrics = newApiserverMetrics();
   readonly health = new HealthChecks();
   private readonly stores = new Map<string, ResourceStore>();
@@ -79,7 +79,15 @@ export class ApiServer {
   private readonly writeObservers = new Map<string, (type: WriteEventType, obj: KubeObject) => void>();
   private readonly sources: Array<ApiConfigurationSource<unknown>> = [];
 
-  private constructor(private readonly config: ApiServerConfig) {}
+  private constructor(private readonly config: ApiServerConfig) {
+    const gates = config.featureGates;
+    this.index = new ResourceIndex(
+      builtinResourcesFor({
+        excludeVirtualResources: gates.enabled('ExcludeAdmissionWebhookVirtualResources'),
+        manifestBasedAdmissionControlConfig: gates.enabled('ManifestBasedAdmissionControlConfig'),
+      }),
+    );
+  }
 
   storeFor(info: ResourceInfo): ResourceStore {
     const key = gvrKey(info.group, info.version, info.resource);

@@ -2,7 +2,8 @@
 // (pkg/printers/internalversion) so `kubectl get` prints what it prints against a real cluster.
 import type { KubeObject } from '../api/types.js';
 import { allVerbs, gvrKey, type PrinterColumn, type ResourceInfo, type Strategy } from './resource.js';
-import { strategies } from './strategies/index.js';
+import { strategiesFor } from './strategies/index.js';
+import type { WebhookConfigurationStrategyOptions } from './strategies/admissionregistration.js';
 
 type Entry = Partial<ResourceInfo> & Pick<ResourceInfo, 'group' | 'version' | 'resource' | 'kind' | 'namespaced'>;
 
@@ -130,7 +131,7 @@ const entries: Entry[] = [
   { group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectrulesreviews', kind: 'SelfSubjectRulesReview', namespaced: false, verbs: ['create'], virtual: 'authorization' },
 ];
 
-function complete(e: Entry): ResourceInfo {
+function complete(e: Entry, strategies: Record<string, Strategy>): ResourceInfo {
   const strategy: Strategy = strategies[gvrKey(e.group, e.version, e.resource)] ?? {};
   return {
     listKind: `${e.kind}List`,
@@ -148,4 +149,11 @@ function complete(e: Entry): ResourceInfo {
   };
 }
 
-export const builtinResources: readonly ResourceInfo[] = Object.freeze(entries.map(complete));
+/** The built-in resources, with the strategies of the given feature gates. */
+export function builtinResourcesFor(gates: WebhookConfigurationStrategyOptions = {}): readonly ResourceInfo[] {
+  const strategies = strategiesFor(gates);
+  return Object.freeze(entries.map((e) => complete(e, strategies)));
+}
+
+/** The built-in resources under the default feature gates. */
+export const builtinResources: readonly ResourceInfo[] = builtinResourcesFor();

@@ -1,0 +1,91 @@
+// matchPolicy Equivalent: kube's runtime.EquivalentResourceMapper, which knows which group/version/resources are
+// the same stored objects served at several API versions or groups, and the kind each of them has.
+//
+// With `matchPolicy: Equivalent` (the v1 default) a webhook whose rules do not select the request's own
+// resource is still called when they select an equivalent one: kube converts the object to the matched version
+// and sends `resource`/`kind` of the matched version, with `requestResource`/`requestKind` the ones the client
+// used (generic.ShouldCallHook builds the invocation from the equivalent resource; request.CreateAdmissionReview
+// fills requestKind/requestResource from the attributes).
+//
+// This apiserver serves exactly one version per resource and has no converters: a webhook matched through an
+// equivalent resource is told the matched `resource`/`kind` (as kube tells it) but receives the object in the
+// served version, unconverted. For the deployments below that means an apps/v1 object under an
+// `extensions/v1beta1` or `apps/v1beta1|v1beta2` kind.
+import type { GroupVersionKind, GroupVersionResource } from '../../api/types.js';
+
+export interface EquivalentResourceRegistration {
+  resource: GroupVersionResource;
+  /** '' for the resource itself, else the subresource ("status", "scale") */
+  subresource: string;
+  kind: GroupVersionKind;
+}
+
+/** One class per stored resource: every group/version/subresource it is served at, in kube's registration order. */
+export type EquivalenceClass = readonly EquivalentResourceRegistration[];
+
+export interface EquivalentResourceMapper {
+  /** EquivalentResourcesFor: every resource (the request's own included) serving the same objects with this subresource */
+  equivalentResourcesFor(resource: GroupVersionResource, subresource: string): GroupVersionResource[];
+  /** KindFor: the kind a resource/subresource has, undefined when unknown */
+  kindFor(resource: GroupVersionResource, subresource: string): GroupVersionKind | undefined;
+}
+
+const grKey = (r: { group: string; resource: string }): string => `${r.resource}.${r.group}`;
+const gvrKey = (r: GroupVersionResource): string => `${r.group}/${r.version}/${r.resource}`;
+
+/** equivalentResourceRegistry: classes are keyed by every group/resource that belongs to them. */
+export function newEquivalentResourceMapper(classes: readonly EquivalenceClass[]): EquivalentResourceMapper {
+  const classOf = new Map<string, number>();
+  const kinds = new Map<string, Map<string, GroupVersionKind>>();
+  classes.forEach((cls, i) => {
+    for (const reg of cls) {
+      classOf.set(grKey(reg.resource), i);
+      const bySub = kinds.get(gvrKey(reg.resource)) ?? new Map<string, GroupVersionKind>();
+      bySub.set(reg.subresource, reg.kind);
+      kinds.set(gvrKey(reg.resource), bySub);
+    }
+  });
+  return Object.freeze({
+    equivalentResourcesFor(resource: GroupVersionResource, subresource: string): GroupVersionResource[] {
+      const i = classOf.get(grKey(resource));
+      if (i === undefined) return [];
+      return classes[i]!.filter((reg) => reg.subresource === subresource).map((reg) => ({ ...reg.resource }));
+    },
+    kindFor(resource: GroupVersionResource, subresource: string): GroupVersionKind | undefined {
+      const kind = kinds.get(gvrKey(resource))?.get(subresource);
+      return kind ? { ...kind } : undefined;
+    },
+  });
+}
+
+function servedAt(group: string, version: string, resource: string, kind: string, subresources: Record<string, GroupVersionKind>): EquivalentResourceRegistration[] {
+  const gvr = { group, version, resource };
+  return [
+    { resource: gvr, subresource: '', kind: { group, version, kind } },
+    ...Object.entries(subresources).map(([subresource, k]) => ({ resource: gvr, subresource, kind: k })),
+  ];
+}
+
+const deployment = (group: string, version: string, scale: GroupVersionKind): EquivalentResourceRegistration[] =>
+  servedAt(group, version, 'deployments', 'Deployment', { status: { group, version, kind: 'Deployment' }, scale });
+
+/**
+ * The equivalences this apiserver knows. Only deployments have any: apps/v1 deployments (the version served
+ * here), and the versions kube-apiserver served the same objects at until 1.16 — extensions/v1beta1,
+ * apps/v1beta2 and apps/v1beta1 — with their own Deployment and Scale kinds (apps/v1 scale is autoscaling/v1
+ * Scale). A current kube-apiserver no longer serves those versions, so there a rule naming them matches
+ * nothing; they are kept here so that `matchPolicy: Equivalent` has something to act on and can be tested.
+ * The order is kube 1.15's registration order (extensions installed before apps, apps versions by priority),
+ * which decides the version a rule naming several of them is matched as. Every other resource is served at one
+ * version only and is equivalent to nothing but itself.
+ */
+export const defaultEquivalenceClasses: readonly EquivalenceClass[] = Object.freeze([
+  Object.freeze([
+    ...deployment('extensions', 'v1beta1', { group: 'extensions', version: 'v1beta1', kind: 'Scale' }),
+    ...deployment('apps', 'v1', { group: 'autoscaling', version: 'v1', kind: 'Scale' }),
+    ...deployment('apps', 'v1beta2', { group: 'apps', version: 'v1beta2', kind: 'Scale' }),
+    ...deployment('apps', 'v1beta1', { group: 'apps', version: 'v1beta1', kind: 'Scale' }),
+  ]),
+]);
+
+export const defaultEquivalentResourceMapper: EquivalentResourceMapper = newEquivalentResourceMapper(defaultEquivalenceClasses);

@@ -1,0 +1,74 @@
+// kube's webhook/predicates/rules.Matcher: whether one RuleWithOperations of a webhook selects a request, by
+// scope, operation, API group, API version and resource/subresource.
+import type { RuleWithOperations } from '../../api/admissionregistration.js';
+import type { GroupVersionResource } from '../../api/types.js';
+import type { AdmissionOperation } from '../attributes.js';
+
+/** The parts of a request a rule looks at (admission.Attributes, with the resource possibly overridden by an equivalent one). */
+export interface RuleRequest {
+  operation: AdmissionOperation;
+  resource: GroupVersionResource;
+  subresource: string;
+  /** '' for cluster-scoped requests; kube sets it to the namespace's own name for Namespace objects, we leave it '' */
+  namespace: string;
+}
+
+const namespaceResource: GroupVersionResource = { group: '', version: 'v1', resource: 'namespaces' };
+
+function isNamespaceResource(r: GroupVersionResource): boolean {
+  return r.group === namespaceResource.group && r.version === namespaceResource.version && r.resource === namespaceResource.resource;
+}
+
+function exactOrWildcard(items: readonly string[] | undefined, requested: string): boolean {
+  return (items ?? []).some((item) => item === '*' || item === requested);
+}
+
+/**
+ * Scope is decided the way kube decides it, from the request alone: namespaces (core/v1, any subresource) are
+ * cluster-scoped, anything else is namespaced when the request carries a namespace. That is why no
+ * "is this resource namespaced" lookup is needed: kube sets attrs.namespace to the name of a Namespace
+ * object it admits, this apiserver leaves it '' (the registry's attributes), and both land on Cluster.
+ */
+export function matchesScope(rule: RuleWithOperations, req: RuleRequest): boolean {
+  const scope = rule.scope;
+  if (scope === undefined || scope === null || scope === '*') return true;
+  switch (scope) {
+    case 'Namespaced':
+      return !isNamespaceResource(req.resource) && req.namespace !== '';
+    case 'Cluster':
+      return isNamespaceResource(req.resource) || req.namespace === '';
+    default:
+      return false;
+  }
+}
+
+export function matchesOperation(rule: RuleWithOperations, req: RuleRequest): boolean {
+  return (rule.operations ?? []).some((op) => op === '*' || op === req.operation);
+}
+
+/** strings.SplitN(resSub, "/", 2) */
+function splitResource(resSub: string): [string, string] {
+  const slash = resSub.indexOf('/');
+  return slash < 0 ? [resSub, ''] : [resSub.slice(0, slash), resSub.slice(slash + 1)];
+}
+
+// `pods` matches the pods themselves only; `pods/*` the pods and every pod subresource (a `*` subresource also
+// matches "no subresource"); `*/status` every status subresource; `*` every resource but no subresource; `*/*`
+// everything.
+export function matchesResource(rule: RuleWithOperations, req: RuleRequest): boolean {
+  return (rule.resources ?? []).some((entry) => {
+    const [res, sub] = splitResource(entry);
+    return (res === '*' || res === req.resource.resource) && (sub === '*' || sub === req.subresource);
+  });
+}
+
+/** rules.Matcher.Matches */
+export function matchesRule(rule: RuleWithOperations, req: RuleRequest): boolean {
+  return (
+    matchesScope(rule, req) &&
+    matchesOperation(rule, req) &&
+    exactOrWildcard(rule.apiGroups, req.resource.group) &&
+    exactOrWildcard(rule.apiVersions, req.resource.version) &&
+    matchesResource(rule, req)
+  );
+}
