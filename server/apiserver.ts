@@ -152,6 +152,11 @@ export class ApiServer {
       },
       isNamespaced: (group, resource) => this.index.all().some((r) => r.group === group && r.resource === resource && r.namespaced),
       excludeVirtualResources: () => config.featureGates.enabled('ExcludeAdmissionWebhookVirtualResources'),
+      defaultObject: (object, attrs) => {
+        const info = this.index.lookup(attrs.resource.group, attrs.resource.version, attrs.resource.resource);
+        // Only the resource's own kind: a /scale write is admitted as an autoscaling/v1 Scale.
+        if (info && attrs.kind.kind === info.kind) info.strategy.applyDefaults?.(object);
+      },
       log: config.log,
     });
     for (const source of this.sources) void source.start();

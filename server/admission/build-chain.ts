@@ -4,6 +4,7 @@ import type { WebhookAccessor } from '../api/admissionregistration.js';
 import type { KubeObject } from '../api/types.js';
 import type { Logger } from '../log.js';
 import type { AdmissionMetrics } from '../metrics/admission.js';
+import type { AdmissionAttributes } from './attributes.js';
 import type { AdmissionPlugin } from './chain.js';
 import { matchWebhook } from './matching/index.js';
 import { OrderedAdmissionChain } from './ordered-chain.js';
@@ -26,6 +27,8 @@ export interface AdmissionChainDeps {
   getNamespace(name: string): Promise<KubeObject | undefined>;
   isNamespaced(group: string, resource: string): boolean;
   excludeVirtualResources: () => boolean;
+  /** the resource's defaulting, run on each mutating webhook's result as kube's decoder does */
+  defaultObject(object: KubeObject, attrs: AdmissionAttributes): void;
   log: Logger;
 }
 
@@ -34,7 +37,8 @@ export function buildAdmissionChain(deps: AdmissionChainDeps): OrderedAdmissionC
   const webhookCommon = { matchWebhook, namespaceLabels, metrics: deps.metrics, excludeVirtualResources: deps.excludeVirtualResources };
   const factories: Record<string, () => AdmissionPlugin> = {
     NamespaceLifecycle: () => new NamespaceLifecycle({ getNamespace: deps.getNamespace, isNamespaced: deps.isNamespaced }),
-    MutatingAdmissionWebhook: () => new MutatingAdmissionWebhook({ ...webhookCommon, source: deps.webhooks.mutating, client: deps.webhooks.mutatingClient }),
+    MutatingAdmissionWebhook: () =>
+      new MutatingAdmissionWebhook({ ...webhookCommon, source: deps.webhooks.mutating, client: deps.webhooks.mutatingClient, defaultObject: deps.defaultObject }),
     ValidatingAdmissionWebhook: () => new ValidatingAdmissionWebhook({ ...webhookCommon, source: deps.webhooks.validating, client: deps.webhooks.validatingClient }),
   };
   const plugins = deps.plugins.filter((name) => factories[name]).map((name) => factories[name]!());

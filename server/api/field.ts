@@ -90,11 +90,13 @@ export const fieldErrors = {
   internal: (path: PathLike, detail: string): FieldError => ({ type: 'InternalError', field: p(path), detail }),
 };
 
-/** Go's %#v-ish rendering kube uses for bad values: strings quoted, scalars bare, composites as JSON. */
+/** kube's rendering of bad values: strings quoted (%q), scalars bare, []string as Go's %#v, other composites as JSON. */
 function renderValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  // Go's %#v of a []string, which is how kube prints list values.
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return `[]string{${value.map((v) => JSON.stringify(v)).join(', ')}}`;
   return JSON.stringify(value);
 }
 

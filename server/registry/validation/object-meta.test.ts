@@ -5,7 +5,7 @@ import { validateObjectMetaCreate, validateObjectMetaUpdate } from './object-met
 const subdomainMsg =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const namePartMsg =
-  "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName', or 'my.name', or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+  "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 
 const render = (errs: FieldError[]): string[] => errs.map((e) => formatFieldErrors([e]));
 const namespaced = { namespaced: true, nameRule: 'DNS1123Subdomain' as const };
@@ -41,7 +41,7 @@ describe('validateObjectMetaCreate', () => {
       clusterScoped,
       [
         `metadata.labels: Invalid value: "bad key": ${namePartMsg}`,
-        `metadata.labels: Invalid value: "bad value": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue', or 'my_value', or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+        `metadata.labels: Invalid value: "bad value": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
       ],
     ],
     ['accepts uppercase annotation keys (checked lowercased)', { name: 'a', annotations: { 'Example.COM/Key': 'v' } }, clusterScoped, []],
@@ -63,7 +63,7 @@ describe('validateObjectMetaCreate', () => {
       'rejects orphan together with foregroundDeletion',
       { name: 'a', finalizers: ['orphan', 'foregroundDeletion'] },
       clusterScoped,
-      ['metadata.finalizers: Invalid value: ["orphan","foregroundDeletion"]: finalizer orphan and foregroundDeletion cannot be both set'],
+      ['metadata.finalizers: Invalid value: []string{"orphan", "foregroundDeletion"}: finalizer orphan and foregroundDeletion cannot be both set'],
     ],
     [
       'checks owner reference basics at unindexed paths',
