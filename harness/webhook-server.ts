@@ -65,6 +65,8 @@ export interface WebhookServerOptions {
   port?: number;
   /** Default 127.0.0.1. The cert covers 127.0.0.1, ::1 and localhost. */
   host?: string;
+  /** Extra names the serving cert covers, e.g. "my-webhook.my-namespace.svc" for a clientConfig.service reference. */
+  hosts?: string[];
   /** Default: allow everything. */
   handler?: WebhookHandler;
 }
@@ -365,7 +367,7 @@ class TestWebhookServer implements WebhookServer {
 /** Starts an HTTPS admission webhook on 127.0.0.1 with a cert from `opts.ca` (or a new CA). */
 export async function startWebhookServer(opts: WebhookServerOptions = {}): Promise<WebhookServer> {
   const ca = opts.ca ?? (await generateCA());
-  const serving = await issueServingCert(ca, { hosts: ['127.0.0.1', '::1', 'localhost'] });
+  const serving = await issueServingCert(ca, { hosts: ['127.0.0.1', '::1', 'localhost', ...(opts.hosts ?? [])] });
   const server = new TestWebhookServer(ca, serving, opts);
   await server.startListening();
   return server;

@@ -10,8 +10,8 @@ import { loadAuthenticator } from './authn/index.js';
 import { loadAuthorizer } from './authz/index.js';
 import { answerVirtualResource } from './endpoints/virtual-resources.js';
 import { newLogger } from './log.js';
-import { loadAdmissionConfiguration, type AdmissionConfig } from './options/admission-config.js';
-import { parseServerOptions, serverOptionsUsage, type ServerOptions } from './options/index.js';
+import { serviceResolverFor } from './admission/webhook/client.js';
+import { loadAdmissionConfiguration, parseServerOptions, serverOptionsUsage, type AdmissionConfig, type ServerOptions } from './options/index.js';
 import { Etcd3Storage } from './storage/etcd3.js';
 import type { Storage } from './storage/interface.js';
 import { MemoryStorage } from './storage/memory.js';
@@ -39,7 +39,7 @@ async function readOptional(file: string | undefined): Promise<string | undefine
 /** --admission-control-config-file, fully validated before anything listens. */
 async function loadAdmissionConfig(o: ServerOptions): Promise<AdmissionConfig | undefined> {
   if (!o.admission.configFile) return undefined;
-  const result = await loadAdmissionConfiguration(o.admission.configFile, o.featureGates);
+  const result = await loadAdmissionConfiguration(o.admission.configFile, o.featureGates, { enabledPlugins: o.admission.plugins });
   if (!result.ok) throw new StartupError(result.errors);
   return result.config;
 }
@@ -80,6 +80,7 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
   for (const w of [...authnResult.warnings, ...authzResult.warnings]) log.info('configuration warning', { warning: w });
   const authn = authnResult.authenticator;
   const authz = authzResult.authorizer;
+  const serviceResolver = serviceResolverFor(o.admission.serviceResolver);
   const storage = buildStorage(o);
   const server = await ApiServer.start({
     bindAddress: o.secureServing.bindAddress,
@@ -95,12 +96,13 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
     featureGates: o.featureGates,
     admission: {
       plugins: o.admission.plugins,
-      validatingWebhookClient: { kubeconfigPath: admissionConfig?.plugins.ValidatingAdmissionWebhook?.kubeConfigFile },
-      mutatingWebhookClient: { kubeconfigPath: admissionConfig?.plugins.MutatingAdmissionWebhook?.kubeConfigFile },
+      validatingWebhookClient: { serviceResolver, kubeconfigPath: admissionConfig?.plugins.ValidatingAdmissionWebhook?.kubeConfigFile },
+      mutatingWebhookClient: { serviceResolver, kubeconfigPath: admissionConfig?.plugins.MutatingAdmissionWebhook?.kubeConfigFile },
     },
-  }).catch(async (err: Error) => {
+  }).catch(async (err: NodeJS.ErrnoException) => {
     await storage.close();
-    throw new StartupError([`failed to listen on ${o.secureServing.bindAddress}:${o.secureServing.port}: ${err.message}`]);
+    const listening = err.syscall === 'listen';
+    throw new StartupError([listening ? `failed to listen on ${o.secureServing.bindAddress}:${o.secureServing.port}: ${err.message}` : err.message]);
   });
   // kubeconfigs and clients need a name the serving certificate covers.
   const serverUrl = server.url.replace('https://0.0.0.0:', 'https://127.0.0.1:');

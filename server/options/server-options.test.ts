@@ -1,4 +1,4 @@
-import { parseServerOptions, serverOptionsUsage, type ServerOptions } from './server-options.js';
+import { parseServerOptions, parseWebhookServiceMapping, serverOptionsUsage, type ServerOptions } from './server-options.js';
 
 function parseOk(argv: string[]): ServerOptions {
   const r = parseServerOptions(argv);
@@ -42,6 +42,7 @@ describe('parseServerOptions defaults', () => {
       'ValidatingAdmissionWebhook',
       'ResourceQuota',
     ]);
+    expect(o.admission.serviceResolver).toEqual([]);
     expect(o.verbosity).toBe(0);
     expect(o.help).toBe(false);
     expect(o.featureGates.enabled('MutatingAdmissionPolicy')).toBe(true);
@@ -109,7 +110,7 @@ describe('parseServerOptions flag forms', () => {
 
   it('prints every flag in the usage', () => {
     const u = serverOptionsUsage();
-    for (const f of ['--secure-port int', '--bind-address ip', '--anonymous-auth ', '--authorization-mode strings', '-v, --v Level', '--feature-gates mapStringBool', '-h, --help']) {
+    for (const f of ['--secure-port int', '--bind-address ip', '--anonymous-auth ', '--authorization-mode strings', '-v, --v Level', '--feature-gates mapStringBool', '-h, --help', '--webhook-service-resolver strings']) {
       expect(u).toContain(f);
     }
     expect(u).toContain('(default 6443)');
@@ -165,6 +166,60 @@ describe('parseServerOptions errors, as pflag and cobra print them', () => {
       'missing filename for serving cert',
       "authorization-mode ABAC's authorization policy file not passed",
       '--etcd-servers must be specified',
+    ]);
+  });
+});
+
+describe('--webhook-service-resolver', () => {
+  it.each<[string, string[], ServerOptions['admission']['serviceResolver']]>([
+    ['an entry with the default service port 443', ['--webhook-service-resolver=webhooks/deny=127.0.0.1:8443'], [{ namespace: 'webhooks', name: 'deny', port: 443, host: '127.0.0.1', hostPort: 8443 }]],
+    ['an explicit service port', ['--webhook-service-resolver', 'default/svc:8443=localhost:30443'], [{ namespace: 'default', name: 'svc', port: 8443, host: 'localhost', hostPort: 30443 }]],
+    ['an IPv6 host in brackets', ['--webhook-service-resolver=ns/a=[::1]:9443'], [{ namespace: 'ns', name: 'a', port: 443, host: '::1', hostPort: 9443 }]],
+    ['a DNS name host', ['--webhook-service-resolver=ns/a=webhook.example.com:443'], [{ namespace: 'ns', name: 'a', port: 443, host: 'webhook.example.com', hostPort: 443 }]],
+    [
+      'a comma list, and repeated flags appending',
+      ['--webhook-service-resolver=ns/a=127.0.0.1:1,ns/a:444=127.0.0.1:2', '--webhook-service-resolver=other/b=127.0.0.2:3'],
+      [
+        { namespace: 'ns', name: 'a', port: 443, host: '127.0.0.1', hostPort: 1 },
+        { namespace: 'ns', name: 'a', port: 444, host: '127.0.0.1', hostPort: 2 },
+        { namespace: 'other', name: 'b', port: 443, host: '127.0.0.2', hostPort: 3 },
+      ],
+    ],
+    ['an empty value', ['--webhook-service-resolver='], []],
+  ])('parses %s', (_name, argv, expected) => {
+    const o = parseOk(argv);
+    expect(o.admission.serviceResolver).toEqual(expected);
+    expect(Object.isFrozen(o.admission.serviceResolver)).toBe(true);
+  });
+
+  it.each<[string, string, string]>([
+    ['no "="', 'ns/a', '"ns/a": want namespace/name[:port]=host:port'],
+    ['no namespace', 'a=127.0.0.1:1', '"a=127.0.0.1:1": want namespace/name[:port] before "="'],
+    ['a bad service port', 'ns/a:http=127.0.0.1:1', '"ns/a:http=127.0.0.1:1": service port "http" must be a number between 1 and 65535'],
+    ['service port 0', 'ns/a:0=127.0.0.1:1', '"ns/a:0=127.0.0.1:1": service port "0" must be a number between 1 and 65535'],
+    ['an invalid namespace', 'Kube_System/a=127.0.0.1:1', '"Kube_System/a=127.0.0.1:1": namespace "Kube_System" must be a DNS-1123 label'],
+    ['an invalid service name', 'ns/1svc=127.0.0.1:1', '"ns/1svc=127.0.0.1:1": service name "1svc" must be a DNS-1035 label'],
+    ['an empty service name', 'ns/=127.0.0.1:1', '"ns/=127.0.0.1:1": service name "" must be a DNS-1035 label'],
+    ['no target port', 'ns/a=127.0.0.1', '"ns/a=127.0.0.1": want host:port after "="'],
+    ['a target port out of range', 'ns/a=127.0.0.1:70000', '"ns/a=127.0.0.1:70000": port "70000" must be a number between 1 and 65535'],
+    ['an empty host', 'ns/a=:8443', '"ns/a=:8443": host "" is not an IP address or DNS name'],
+    ['a bare IPv6 host', 'ns/a=::1:8443', '"ns/a=::1:8443": an IPv6 host must be in brackets, as in [::1]:8443'],
+    ['a bracketed non-IPv6 host', 'ns/a=[localhost]:8443', '"ns/a=[localhost]:8443": "localhost" is not an IPv6 address'],
+    ['a host with spaces', 'ns/a=my host:8443', '"ns/a=my host:8443": host "my host" is not an IP address or DNS name'],
+  ])('rejects %s', (_name, entry, expected) => {
+    expect(parseWebhookServiceMapping(entry)).toEqual({ ok: false, error: expected });
+    expect(parseErrors([`--webhook-service-resolver=${entry}`])).toEqual([`invalid argument "${entry}" for "--webhook-service-resolver" flag: ${expected}`]);
+  });
+
+  it('names every malformed entry of one flag', () => {
+    expect(parseErrors(['--webhook-service-resolver=ns/a,ns/b=127.0.0.1:1,ns/c=x'])).toEqual([
+      'invalid argument "ns/a,ns/b=127.0.0.1:1,ns/c=x" for "--webhook-service-resolver" flag: "ns/a": want namespace/name[:port]=host:port; "ns/c=x": want host:port after "="',
+    ]);
+  });
+
+  it('rejects two mappings for the same service and port, across flags', () => {
+    expect(parseErrors(['--webhook-service-resolver=ns/a=127.0.0.1:1', '--webhook-service-resolver=ns/a:443=127.0.0.1:2'])).toEqual([
+      '--webhook-service-resolver maps service ns/a:443 more than once',
     ]);
   });
 });

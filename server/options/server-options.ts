@@ -15,6 +15,21 @@ const kubeOnlyAuthorizationModes = ['Node', 'RBAC', 'Webhook'];
 
 export type StorageBackend = 'etcd3' | 'memory';
 
+/**
+ * One --webhook-service-resolver entry: webhooks whose clientConfig.service is namespace/name (and port, default
+ * 443 as in the API) are called at host:hostPort, because this apiserver has no cluster DNS to resolve
+ * <name>.<namespace>.svc. Only the address changes: the serving certificate is to be verified for
+ * <name>.<namespace>.svc, the name kube-apiserver verifies for service references.
+ */
+export interface WebhookServiceMapping {
+  namespace: string;
+  name: string;
+  /** clientConfig.service.port this entry answers for */
+  port: number;
+  host: string;
+  hostPort: number;
+}
+
 /** Grouped as kube-apiserver's ServerRunOptions: one section per options struct. */
 export interface ServerOptions {
   secureServing: {
@@ -48,6 +63,8 @@ export interface ServerOptions {
     /** the effective plugins, in kube's recommended order (not-implemented ones are no-ops) */
     plugins: string[];
     configFile?: string;
+    /** --webhook-service-resolver, in flag order */
+    serviceResolver: WebhookServiceMapping[];
   };
   featureGates: FeatureGates;
   audit: { logPath?: string };
@@ -80,6 +97,7 @@ interface RawOptions {
   enablePlugins: string[];
   disablePlugins: string[];
   admissionControlConfigFile: string;
+  webhookServiceResolver: WebhookServiceMapping[];
   auditLogPath: string;
   verbosity: number;
   writeKubeconfig: string;
@@ -107,6 +125,7 @@ function defaults(): RawOptions {
     enablePlugins: [],
     disablePlugins: [],
     admissionControlConfigFile: '',
+    webhookServiceResolver: [],
     auditLogPath: '',
     verbosity: 0,
     writeKubeconfig: '',
@@ -124,6 +143,61 @@ function stringSlice(get: () => string[], put: (v: string[]) => void): (value: s
     changed = true;
     return undefined;
   };
+}
+
+const dns1123Label = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/u;
+const dns1035Label = /^[a-z]([-a-z0-9]*[a-z0-9])?$/u;
+const hostname = /^[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?(\.[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?)*$/u;
+
+/** A TCP port in decimal, 1..65535. */
+function parsePort(s: string): number | undefined {
+  if (!/^\d{1,5}$/u.test(s)) return undefined;
+  const n = Number(s);
+  return n >= 1 && n <= 65535 ? n : undefined;
+}
+
+/** One `namespace/name[:port]=host:port` entry of --webhook-service-resolver. */
+export function parseWebhookServiceMapping(entry: string): { ok: true; mapping: WebhookServiceMapping } | { ok: false; error: string } {
+  const bad = (why: string) => ({ ok: false as const, error: `${goQuote(entry)}: ${why}` });
+  const eq = entry.indexOf('=');
+  if (eq < 0) return bad('want namespace/name[:port]=host:port');
+  const service = entry.slice(0, eq);
+  const target = entry.slice(eq + 1);
+
+  const slash = service.indexOf('/');
+  if (slash < 0) return bad('want namespace/name[:port] before "="');
+  const namespace = service.slice(0, slash);
+  let name = service.slice(slash + 1);
+  let port = 443;
+  const colon = name.indexOf(':');
+  if (colon >= 0) {
+    const p = parsePort(name.slice(colon + 1));
+    if (p === undefined) return bad(`service port ${goQuote(name.slice(colon + 1))} must be a number between 1 and 65535`);
+    port = p;
+    name = name.slice(0, colon);
+  }
+  if (namespace.length > 63 || !dns1123Label.test(namespace)) return bad(`namespace ${goQuote(namespace)} must be a DNS-1123 label`);
+  if (name.length > 63 || !dns1035Label.test(name)) return bad(`service name ${goQuote(name)} must be a DNS-1035 label`);
+
+  let host: string;
+  let hostPortText: string;
+  if (target.startsWith('[')) {
+    const close = target.indexOf(']');
+    if (close < 0 || target[close + 1] !== ':') return bad('want [IPv6 address]:port after "="');
+    host = target.slice(1, close);
+    hostPortText = target.slice(close + 2);
+    if (isIP(host) !== 6) return bad(`${goQuote(host)} is not an IPv6 address`);
+  } else {
+    const c = target.lastIndexOf(':');
+    if (c < 0) return bad('want host:port after "="');
+    host = target.slice(0, c);
+    hostPortText = target.slice(c + 1);
+    if (host.includes(':')) return bad('an IPv6 host must be in brackets, as in [::1]:8443');
+    if (host === '' || (isIP(host) === 0 && (host.length > 253 || !hostname.test(host)))) return bad(`host ${goQuote(host)} is not an IP address or DNS name`);
+  }
+  const hostPort = parsePort(hostPortText);
+  if (hostPort === undefined) return bad(`port ${goQuote(hostPortText)} must be a number between 1 and 65535`);
+  return { ok: true, mapping: { namespace, name, port, host, hostPort } };
 }
 
 function buildFlagSet(o: RawOptions, warnings: string[]): FlagSet {
@@ -241,6 +315,31 @@ function buildFlagSet(o: RawOptions, warnings: string[]): FlagSet {
     ),
   });
   str('admission-control-config-file', 'File with admission control configuration.', 'admissionControlConfigFile');
+  let resolverChanged = false;
+  fs.define({
+    name: 'webhook-service-resolver',
+    type: 'strings',
+    defValue: '[]',
+    usage:
+      'Where to call webhooks whose clientConfig names a service, since this apiserver has no cluster DNS: a comma-separated list of namespace/name[:port]=host:port ' +
+      '(port defaults to 443, as in clientConfig.service; IPv6 hosts in brackets), e.g. webhooks/policy-webhook=127.0.0.1:8443. Not a kube-apiserver flag.',
+    set: (v) => {
+      const r = readFlagCsv(v);
+      if (!r.ok) return r.error;
+      const mappings: WebhookServiceMapping[] = [];
+      const errs: string[] = [];
+      for (const entry of r.values) {
+        const m = parseWebhookServiceMapping(entry);
+        if (m.ok) mappings.push(m.mapping);
+        else errs.push(m.error);
+      }
+      if (errs.length) return errs.join('; ');
+      // pflag's stringSlice: the first use replaces the default, later uses append.
+      o.webhookServiceResolver = resolverChanged ? [...o.webhookServiceResolver, ...mappings] : mappings;
+      resolverChanged = true;
+      return undefined;
+    },
+  });
   str('audit-log-path', 'If set, all requests coming to the apiserver will be logged to this file. \'-\' means standard out.', 'auditLogPath');
   fs.define({
     name: 'v',
@@ -312,6 +411,12 @@ function validate(o: RawOptions): string[] {
 
   // AdmissionOptions.Validate
   errs.push(...validateAdmissionPluginFlags(o.enablePlugins, o.disablePlugins));
+  const seenServices = new Set<string>();
+  for (const m of o.webhookServiceResolver) {
+    const key = `${m.namespace}/${m.name}:${m.port}`;
+    if (seenServices.has(key)) errs.push(`--webhook-service-resolver maps service ${key} more than once`);
+    seenServices.add(key);
+  }
   return errs;
 }
 
@@ -327,6 +432,7 @@ function freeze(o: RawOptions): ServerOptions {
       enablePlugins: [...o.enablePlugins],
       disablePlugins: [...o.disablePlugins],
       plugins: enabledAdmissionPlugins(o.enablePlugins, o.disablePlugins),
+      serviceResolver: o.webhookServiceResolver.map((m) => ({ ...m })),
     },
     featureGates: o.featureGates,
     audit: {},

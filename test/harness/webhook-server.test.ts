@@ -107,8 +107,9 @@ describe('startWebhookServer', () => {
     const reviews = await server.waitForReviews(2, 1000);
     expect(reviews.map((r) => [r.path, r.request.uid])).toEqual([
       ['/one', first.request.uid],
-      ['/two?timeout=10s', second.request.uid],
+      ['/two', second.request.uid],
     ]);
+    expect(reviews[1]!.query).toEqual({ timeout: '10s' });
     expect(reviews[0]!.headers['content-type']).toBe('application/json');
     expect(reviews[0]!.review).toEqual(first);
   });

@@ -21,7 +21,17 @@ import {
 } from '../../../harness/webhook-server.js';
 import type { AdmissionReviewRequest } from '../../api/admission.js';
 import type { WebhookClientConfig } from '../../api/admissionregistration.js';
-import { createWebhookClient, serviceResolverFromMappings, verifyHostname, type WebhookClient } from './client.js';
+import { parseWebhookServiceMapping } from '../../options/server-options.js';
+import { createWebhookClient, serviceResolverFor, verifyHostname, type WebhookClient } from './client.js';
+
+/** --webhook-service-resolver entries, parsed as the flag parser does. */
+function resolverOf(entries: string[]) {
+  return serviceResolverFor(entries.map((e) => {
+    const r = parseWebhookServiceMapping(e);
+    if (!r.ok) throw new Error(r.error);
+    return r.mapping;
+  }));
+}
 import { createAdmissionReview } from './review.js';
 import { configMapAttributes } from './test-fixtures.js';
 
@@ -225,7 +235,7 @@ describe('service references', () => {
 
   it('dials the resolved address and verifies the certificate for <name>.<namespace>.svc', async () => {
     const server = await startTlsWebhook(ca, ['webhook.hooks.svc']);
-    const svcClient = createWebhookClient({ serviceResolver: serviceResolverFromMappings([`hooks/webhook:8443=127.0.0.1:${server.port}`]) });
+    const svcClient = createWebhookClient({ serviceResolver: resolverOf([`hooks/webhook:8443=127.0.0.1:${server.port}`]) });
     try {
       const r = await svcClient.call({
         webhookName: 'w',
@@ -242,7 +252,7 @@ describe('service references', () => {
   });
 
   it('fails TLS verification when the certificate is not for the service name', async () => {
-    const svcClient = createWebhookClient({ serviceResolver: serviceResolverFromMappings([`hooks/webhook=127.0.0.1:${webhook.port}`]) });
+    const svcClient = createWebhookClient({ serviceResolver: resolverOf([`hooks/webhook=127.0.0.1:${webhook.port}`]) });
     try {
       const r = await svcClient.call({ webhookName: 'w', clientConfig: { service: { namespace: 'hooks', name: 'webhook' }, caBundle: webhook.caBundle }, timeoutSeconds: 4, review: review() });
       expect(r).toEqual({ ok: false, stage: 'call', error: 'Post "https://webhook.hooks.svc:443/?timeout=4s": tls: failed to verify certificate: x509: certificate is valid for localhost, not webhook.hooks.svc' });
@@ -257,12 +267,11 @@ describe('service references', () => {
     expect(r).toEqual({ ok: false, stage: 'call', error: 'Post "https://missing.hooks.svc:443/v?timeout=10s": service "missing" not found' });
   });
 
-  it('parses the resolver mappings and rejects malformed ones', () => {
-    const resolve = serviceResolverFromMappings(['ns/a:443=127.0.0.1:8443', 'ns/b=[::1]:9443']);
-    expect(resolve('ns', 'a', 443)).toBe('127.0.0.1:8443');
-    expect(resolve('ns', 'a', 444)).toBeUndefined();
-    expect(resolve('ns', 'b', 1234)).toBe('[::1]:9443');
-    expect(() => serviceResolverFromMappings(['ns/a=127.0.0.1'])).toThrow('invalid webhook service mapping "ns/a=127.0.0.1": expected <namespace>/<name>[:<port>]=<host>:<port>');
+  it('resolves mapped services by namespace, name and port (443 when the mapping names none)', () => {
+    const resolve = resolverOf(['ns/a:8443=127.0.0.1:8443', 'ns/b=[::1]:9443']);
+    expect(resolve('ns', 'a', 8443)).toBe('127.0.0.1:8443');
+    expect(resolve('ns', 'a', 443)).toBeUndefined();
+    expect(resolve('ns', 'b', 443)).toBe('[::1]:9443');
   });
 });
 
@@ -310,8 +319,8 @@ describe('credentials from the kubeconfig', () => {
     writeFileSync(path.join(dir, 'client.key'), clientCert.key);
     const server = await startTlsWebhook(ca, ['webhook.hooks.svc'], clientCA.cert);
     const kc = kubeconfig('cert.yaml', `- name: 'webhook.hooks.svc:8443'\n  user: {client-certificate: client.crt, client-key: client.key}\n`);
-    const c = createWebhookClient({ kubeconfigPath: kc, serviceResolver: serviceResolverFromMappings([`hooks/webhook:8443=127.0.0.1:${server.port}`]) });
-    const noCert = createWebhookClient({ serviceResolver: serviceResolverFromMappings([`hooks/webhook:8443=127.0.0.1:${server.port}`]) });
+    const c = createWebhookClient({ kubeconfigPath: kc, serviceResolver: resolverOf([`hooks/webhook:8443=127.0.0.1:${server.port}`]) });
+    const noCert = createWebhookClient({ serviceResolver: resolverOf([`hooks/webhook:8443=127.0.0.1:${server.port}`]) });
     const config = { service: { namespace: 'hooks', name: 'webhook', port: 8443 }, caBundle: server.caBundle };
     try {
       expect(await c.call({ webhookName: 'w', clientConfig: config, timeoutSeconds: 5, review: review() })).toMatchObject({ ok: true });

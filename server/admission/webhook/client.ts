@@ -8,7 +8,7 @@
 // - TLS: the caBundle, else the system roots; the server name is the URL's host, or `<name>.<namespace>.svc` for
 //   `clientConfig.service`, checked with Go's rules and messages.
 // - `clientConfig.service` has no cluster DNS here: a ServiceResolver maps (namespace, name, port) to the
-//   host:port to dial (see serviceResolverFromMappings for the `--webhook-service-resolver` syntax). An unknown
+//   host:port to dial (see serviceResolverFor and the `--webhook-service-resolver` flag). An unknown
 //   service fails the call with kube's `service "<name>" not found`.
 // - Credentials from the WebhookAdmissionConfiguration kubeconfig (authentication.ts).
 // - `?timeout=<n>s` on the URL and `timeoutSeconds` as the deadline of the whole call (queueing, connect, TLS,
@@ -32,6 +32,7 @@ import {
   type WebhookCredentials,
 } from './authentication.js';
 import { decodeAdmissionReview, type DecodedAdmissionReview } from './review.js';
+import type { WebhookServiceMapping } from '../../options/server-options.js';
 
 /** Where a service-referenced webhook is reached: "host:port", or undefined if the service is unknown. */
 export type ServiceResolver = (namespace: string, name: string, port: number) => string | undefined;
@@ -79,18 +80,10 @@ export interface WebhookClient {
  * `webhooks/policy:443=127.0.0.1:8443`. Without `:<port>` the entry answers for every port of the service.
  * Throws an Error naming the bad entry.
  */
-export function serviceResolverFromMappings(entries: readonly string[]): ServiceResolver {
-  const table = new Map<string, string>();
-  for (const entry of entries) {
-    const m = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?)\/([a-z0-9]([-a-z0-9]*[a-z0-9])?)(?::(\d{1,5}))?=(\[[0-9a-fA-F:.]+\]|[^:=\s]+):(\d{1,5})$/.exec(entry);
-    if (!m) throw new Error(`invalid webhook service mapping ${JSON.stringify(entry)}: expected <namespace>/<name>[:<port>]=<host>:<port>`);
-    const [, ns, , name, , port, host, targetPort] = m;
-    if (Number(targetPort) < 1 || Number(targetPort) > 65535 || (port !== undefined && (Number(port) < 1 || Number(port) > 65535))) {
-      throw new Error(`invalid webhook service mapping ${JSON.stringify(entry)}: ports must be between 1 and 65535`);
-    }
-    table.set(`${ns}/${name}:${port ?? '*'}`, `${host}:${targetPort}`);
-  }
-  return (namespace, name, port) => table.get(`${namespace}/${name}:${port}`) ?? table.get(`${namespace}/${name}:*`);
+/** The resolver for `--webhook-service-resolver` mappings (parsed by the options layer). */
+export function serviceResolverFor(mappings: readonly WebhookServiceMapping[]): ServiceResolver {
+  const table = new Map(mappings.map((m) => [`${m.namespace}/${m.name}:${m.port}`, m.host.includes(':') ? `[${m.host}]:${m.hostPort}` : `${m.host}:${m.hostPort}`]));
+  return (namespace, name, port) => table.get(`${namespace}/${name}:${port}`);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
