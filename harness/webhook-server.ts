@@ -100,7 +100,7 @@ export function allow(): WebhookResponse {
   return { allowed: true };
 }
 
-/** Denied with a Status carrying `message` and `code` (kube-apiserver defaults a missing code to 403). */
+/** Denied with a Status carrying `message` and `code` (403 by default, as controller-runtime; kube-apiserver turns a missing or < 400 code into 400). */
 export function deny(message: string, code = 403): WebhookResponse {
   return { allowed: false, status: { code, message } };
 }
