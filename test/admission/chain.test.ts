@@ -92,3 +92,19 @@ describe('virtual resources and ExcludeAdmissionWebhookVirtualResources', () => 
     }
   });
 });
+
+describe('--disable-admission-plugins', () => {
+  it('takes a plugin out of the chain', async () => {
+    const disabled = await startApiServer({ storage: 'memory', flags: ['--disable-admission-plugins=ValidatingAdmissionWebhook,NamespaceLifecycle'] });
+    try {
+      await registerValidating(disabled, webhook, 'disabled.example.com', [{ name: 'disabled.example.com', path: '/disabled' }]);
+      const before = webhook.reviews.filter((r) => r.path === '/disabled').length;
+      // NamespaceLifecycle is off too: a create in a missing namespace is not refused
+      expect((await api(disabled, 'POST', '/api/v1/namespaces/nowhere/configmaps', { metadata: { name: 'x' } })).status).toBe(201);
+      expect(webhook.reviews.filter((r) => r.path === '/disabled').length).toBe(before);
+      expect(disabled.stdout()).toMatch(/"msg":"admission chain","plugins":\["MutatingAdmissionWebhook"\]/);
+    } finally {
+      await disabled.cleanup();
+    }
+  });
+});
