@@ -1,0 +1,231 @@
+// The function-registration API of the engine: the standard library (./stdlib.ts) and the Kubernetes libraries
+// (../library/) declare their functions, types and variables through it, and the checker and interpreter read
+// the same declarations, as cel-go's `cel.Function(name, cel.Overload(...), cel.MemberOverload(...))` does.
+//
+// Example (see engine/functions.test.ts for a running one):
+//
+//   export const greetLibrary: LibraryRegistration = {
+//     name: 'greet',
+//     types: [{ name: 'example.Greeting' }],
+//     functions: [
+//       { id: 'string_greet', name: 'greet', receiver: T.string, args: [], result: T.opaque('example.Greeting'),
+//         impl: (s: string) => new Greeting(s),
+//         cost: ([s]) => Math.ceil((s as string).length * 0.1) },
+//       { id: 'greeting_text', name: 'text', receiver: T.opaque('example.Greeting'), args: [], result: T.string,
+//         impl: (g: Greeting) => `hello ${g.who}` },
+//     ],
+//   };
+//
+// `'bob'.greet().text()` then type-checks to string and evaluates to "hello bob".
+import type { EvalContext } from '../environment.js';
+import { CelError, CelDuration, CelMap, CelOpaque, CelOptional, CelTimestamp, CelTypeValue, CelUint, ObjectValue, type CelResult, type CelValue } from './values.js';
+import { T, type CelType } from './types.js';
+
+export { T };
+export type { CelType, TypeSpec } from './types.js';
+
+/** An estimated size (string/bytes length, list/map element count), as checker/cost.go's SizeEstimate. */
+export interface SizeEstimate {
+  min: number;
+  max: number;
+}
+
+/** An estimated cost range, as checker/cost.go's CostEstimate. */
+export interface CostEstimate {
+  min: number;
+  max: number;
+}
+
+export interface CallEstimateInput {
+  /** size of the receiver of a member call */
+  receiver?: SizeEstimate;
+  /** sizes of the arguments (excluding the receiver) */
+  args: readonly SizeEstimate[];
+}
+
+export interface CallEstimate {
+  cost: CostEstimate;
+  /** size of the result when it is a string, bytes, list or map */
+  resultSize?: SizeEstimate;
+}
+
+/**
+ * One overload of a function. Member overloads (`receiver` set) are called as `recv.name(args)` and receive the
+ * receiver as their first implementation argument; global overloads are called as `name(args)`.
+ * Arguments are already evaluated and never errors: errors propagate before the call, as in cel-go's strict
+ * functions.
+ */
+export interface OverloadDecl {
+  /** unique across the environment, cel-go style: 'string_lower_ascii', 'list_sum_int' */
+  id: string;
+  name: string;
+  receiver?: CelType;
+  args: readonly CelType[];
+  result: CelType;
+  /**
+   * Declared as a method so implementations may narrow their parameters (`impl(s: string)`): the checker and the
+   * runtime dispatch guarantee the declared types. Return a CelError for a runtime error ("no such key", …).
+   */
+  impl(...args: CelValue[]): CelResult;
+  /**
+   * Runtime cost of one call (cel-go's ActualCostEstimator.CallCost), given the receiver-first arguments and the
+   * result. Default: 1, cel-go's cost of a call without an estimate.
+   */
+  cost?: (args: readonly CelValue[], result: CelResult) => number;
+  /** Static estimate (checker/cost.go's EstimateCallCost). Default: cost 1, unknown result size. */
+  estimate?: (input: CallEstimateInput) => CallEstimate;
+  /** only for dynamic dispatch: invisible to the checker (cel-go's runtime accepts `list[dyn(0u)]`) */
+  runtimeOnly?: boolean;
+}
+
+/** An opaque type a library adds (`net.IP`, `Quantity`, `kubernetes.authorization.Authorizer`). */
+export interface OpaqueTypeDecl {
+  name: string;
+  /** number of type parameters (0 for all Kubernetes types) */
+  params?: number;
+}
+
+/**
+ * A struct type usable in `Name{field: value}` literals. Without `fields` the type is open: any field name, dyn
+ * values (what kube's ApplyConfiguration `Object{…}` needs, where the schema lives outside CEL).
+ */
+export interface ObjectTypeDecl {
+  name: string;
+  fields?: Readonly<Record<string, CelType>>;
+  /** also accept `Name.a.b{…}` literals of open nested types (ApplyConfiguration's `Object.spec{…}`) */
+  openNested?: boolean;
+}
+
+/** A variable a library binds (e.g. `authorizer.requestResource`; qualified names are allowed). */
+export interface LibraryVariable {
+  name: string;
+  type: CelType;
+  /** declared only when the compile options enable it */
+  requires?: 'authorizer' | 'params';
+  value(ctx: EvalContext): CelValue;
+}
+
+export interface LibraryRegistration {
+  name: string;
+  types?: readonly OpaqueTypeDecl[];
+  objectTypes?: readonly ObjectTypeDecl[];
+  functions?: readonly OverloadDecl[];
+  variables?: readonly LibraryVariable[];
+  /**
+   * Runtime cost for any call, including standard-library overloads (kube's library.CostEstimator overrides a few
+   * of those). Return undefined to fall back to the overload's `cost` or cel-go's default.
+   */
+  callCost?: (fn: string, overloadId: string, args: readonly CelValue[], result: CelResult) => number | undefined;
+  /** static counterpart of `callCost` */
+  estimateCallCost?: (fn: string, overloadId: string, input: CallEstimateInput) => CallEstimate | undefined;
+}
+
+/** Does a runtime value belong to a declared type? Used for dispatch on dyn arguments. */
+export function valueHasType(v: CelValue, t: CelType): boolean {
+  switch (t.kind) {
+    case 'dyn':
+    case 'param':
+      return true;
+    case 'int':
+      return typeof v === 'bigint';
+    case 'uint':
+      return v instanceof CelUint;
+    case 'double':
+      return typeof v === 'number';
+    case 'bool':
+      return typeof v === 'boolean';
+    case 'string':
+      return typeof v === 'string';
+    case 'bytes':
+      return v instanceof Uint8Array;
+    case 'null':
+      return v === null;
+    case 'timestamp':
+      return v instanceof CelTimestamp;
+    case 'duration':
+      return v instanceof CelDuration;
+    case 'list':
+      return Array.isArray(v);
+    case 'map':
+      return v instanceof CelMap;
+    case 'type':
+      return v instanceof CelTypeValue;
+    case 'opaque':
+      if (t.name === 'optional_type') return v instanceof CelOptional;
+      return v instanceof CelOpaque && v.typeName === t.name;
+    case 'object':
+      return v instanceof ObjectValue && v.typeName === t.name;
+    case 'error':
+      return false;
+  }
+}
+
+/** All declarations of one environment: the standard library plus the registered libraries. */
+export class FunctionRegistry {
+  private readonly byName = new Map<string, OverloadDecl[]>();
+  private readonly byId = new Map<string, OverloadDecl>();
+  readonly opaqueTypes = new Map<string, OpaqueTypeDecl>();
+  readonly objectTypes = new Map<string, ObjectTypeDecl>();
+  readonly variables: LibraryVariable[] = [];
+  readonly callCosts: NonNullable<LibraryRegistration['callCost']>[] = [];
+  readonly callEstimates: NonNullable<LibraryRegistration['estimateCallCost']>[] = [];
+
+  constructor(libraries: readonly LibraryRegistration[] = []) {
+    for (const lib of libraries) this.add(lib);
+  }
+
+  add(lib: LibraryRegistration): void {
+    for (const t of lib.types ?? []) this.opaqueTypes.set(t.name, t);
+    for (const t of lib.objectTypes ?? []) this.objectTypes.set(t.name, t);
+    for (const o of lib.functions ?? []) {
+      if (this.byId.has(o.id)) throw new Error(`CEL library ${lib.name}: duplicate overload id ${o.id}`);
+      this.byId.set(o.id, o);
+      const list = this.byName.get(o.name) ?? [];
+      list.push(o);
+      this.byName.set(o.name, list);
+    }
+    this.variables.push(...(lib.variables ?? []));
+    if (lib.callCost) this.callCosts.push(lib.callCost);
+    if (lib.estimateCallCost) this.callEstimates.push(lib.estimateCallCost);
+  }
+
+  overloads(name: string): readonly OverloadDecl[] {
+    return this.byName.get(name) ?? [];
+  }
+
+  overload(id: string): OverloadDecl | undefined {
+    return this.byId.get(id);
+  }
+
+  /** A copy with one more library, sharing nothing mutable with this registry. */
+  extend(lib: LibraryRegistration): FunctionRegistry {
+    const r = new FunctionRegistry();
+    for (const [k, v] of this.byName) r.byName.set(k, [...v]);
+    for (const [k, v] of this.byId) r.byId.set(k, v);
+    for (const [k, v] of this.opaqueTypes) r.opaqueTypes.set(k, v);
+    for (const [k, v] of this.objectTypes) r.objectTypes.set(k, v);
+    r.variables.push(...this.variables);
+    r.callCosts.push(...this.callCosts);
+    r.callEstimates.push(...this.callEstimates);
+    r.add(lib);
+    return r;
+  }
+
+  /** The object type a struct literal or type name refers to, including open nested types. */
+  objectType(name: string): ObjectTypeDecl | undefined {
+    const d = this.objectTypes.get(name);
+    if (d) return d;
+    for (let i = name.lastIndexOf('.'); i > 0; i = name.lastIndexOf('.', i - 1)) {
+      const parent = this.objectTypes.get(name.slice(0, i));
+      if (parent?.openNested) return { name };
+    }
+    return undefined;
+  }
+
+  hasFunction(name: string): boolean {
+    return this.byName.has(name);
+  }
+}
+
+/** Shorthand for implementations: a CEL runtime error value. */
+export const celError = (message: string): CelError => new CelError(message);

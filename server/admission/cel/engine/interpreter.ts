@@ -1,0 +1,547 @@
+// Tree-walking evaluation with CEL's semantics (cel-spec langdef "Evaluation"; cel-go interpreter/): errors are
+// values absorbed by `&&`, `||` and `?:`, overloads are dispatched on runtime types when the checker left more
+// than one candidate (dyn), and runtime cost is counted as cel-go's interpreter/runtimecost.go counts it:
+// identifiers and field/index qualifiers 1, constants 0, list/map/struct literals 10/30/40, calls by overload
+// (string traversal ×0.1, regex ×0.25, default 1), `&&`/`||`/`?:`/comprehensions nothing of their own.
+import type { Expr } from './ast.js';
+import type { CheckedExpr } from './checker.js';
+import { typeNameCandidates } from './checker.js';
+import { valueHasType, type FunctionRegistry, type OverloadDecl } from './functions.js';
+import { NON_STRICT_FUNCTIONS, codePointLength, noSuchOverload } from './stdlib.js';
+import type { ParsedExpr } from './ast.js';
+import {
+  CelError,
+  CelMap,
+  CelOptional,
+  CelTypeValue,
+  ObjectValue,
+  isValidMapKey,
+  typeNameOf,
+  type CelResult,
+  type CelValue,
+} from './values.js';
+
+/** cel-go's common/cost.go constants */
+export const COST = {
+  selectAndIdent: 1,
+  listCreateBase: 10,
+  mapCreateBase: 30,
+  structCreateBase: 40,
+  stringTraversalFactor: 0.1,
+  regexStringLengthFactor: 0.25,
+} as const;
+
+export const COST_LIMIT_MESSAGE = 'operation cancelled: actual cost limit exceeded';
+
+/** Thrown through the evaluation when the running cost passes the limit; evaluate() turns it into a result. */
+export class CostLimitExceeded extends Error {
+  constructor() {
+    super(COST_LIMIT_MESSAGE);
+  }
+}
+
+/** Raised by an activation whose lazy value could not be produced for a reason that must end the evaluation. */
+export class EvaluationAborted extends Error {
+  constructor(
+    readonly kind: 'cost' | 'budget',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Supplies variable values by (qualified) name; undefined when the variable is not bound. */
+export interface Activation {
+  resolve(name: string): CelResult | undefined;
+}
+
+export interface EvalOptions {
+  /** cancel with "operation cancelled: actual cost limit exceeded" once the cost passes this */
+  costLimit?: number;
+  /**
+   * Whether `has(a.b)` pays for its select. cel-go's default is true; kube-apiserver turns it off
+   * (PresenceTestHasCost(false)) for expressions it evaluates.
+   */
+  presenceTestHasCost?: boolean;
+  container?: string;
+}
+
+export interface EvalOutcome {
+  value: CelResult;
+  cost: number;
+  /** set when evaluation was cancelled */
+  cancelled?: { kind: 'cost' | 'budget'; message: string };
+}
+
+export interface Program {
+  readonly parsed: ParsedExpr;
+  readonly checked?: CheckedExpr;
+  readonly registry: FunctionRegistry;
+}
+
+export function evaluate(program: Program, activation: Activation, opts: EvalOptions = {}): EvalOutcome {
+  const ev = new Evaluator(program, activation, opts);
+  try {
+    const value = ev.eval(program.parsed.expr);
+    return { value, cost: ev.cost };
+  } catch (e) {
+    if (e instanceof CostLimitExceeded) return { value: new CelError(e.message), cost: ev.cost, cancelled: { kind: 'cost', message: e.message } };
+    if (e instanceof EvaluationAborted) return { value: new CelError(e.message), cost: ev.cost, cancelled: { kind: e.kind, message: e.message } };
+    if (e instanceof RangeError && /call stack/i.test(e.message)) return { value: new CelError('max recursion depth exceeded'), cost: ev.cost };
+    throw e;
+  }
+}
+
+/** CEL size of a value for cost purposes (cel-go actualSize: Sizer values, else 1). */
+export function actualSize(v: CelValue): number {
+  if (typeof v === 'string') return codePointLength(v);
+  if (v instanceof Uint8Array || Array.isArray(v)) return v.length;
+  if (v instanceof CelMap) return v.size;
+  return 1;
+}
+
+/** cel-go's CostTracker.costCall for the standard overloads. */
+export function standardCallCost(overloadId: string, args: readonly CelValue[]): number {
+  const tf = COST.stringTraversalFactor;
+  switch (overloadId) {
+    case 'starts_with_string':
+    case 'ends_with_string':
+    case 'string_to_bytes':
+    case 'bytes_to_string':
+      return Math.ceil(actualSize(args[0]!) * tf);
+    case 'in_list':
+      return actualSize(args[1]!);
+    case 'less_string':
+    case 'greater_string':
+    case 'less_equals_string':
+    case 'greater_equals_string':
+    case 'less_bytes':
+    case 'greater_bytes':
+    case 'less_equals_bytes':
+    case 'greater_equals_bytes':
+    case 'equals':
+    case 'not_equals':
+      return Math.ceil(Math.min(actualSize(args[0]!), actualSize(args[1]!)) * tf);
+    case 'add_string':
+    case 'add_bytes':
+      return Math.ceil((actualSize(args[0]!) + actualSize(args[1]!)) * tf);
+    case 'matches':
+    case 'matches_string': {
+      const strCost = Math.ceil((1 + actualSize(args[0]!)) * tf);
+      const regexCost = Math.ceil(actualSize(args[1]!) * COST.regexStringLengthFactor);
+      return strCost * regexCost;
+    }
+    case 'contains_string':
+      return Math.ceil(actualSize(args[0]!) * tf) * Math.ceil(actualSize(args[1]!) * tf);
+    default:
+      return 1;
+  }
+}
+
+const TYPE_VALUE_NAMES = new Set([
+  'int',
+  'uint',
+  'double',
+  'bool',
+  'string',
+  'bytes',
+  'null_type',
+  'list',
+  'map',
+  'type',
+  'google.protobuf.Timestamp',
+  'google.protobuf.Duration',
+  'optional_type',
+]);
+
+/** overload candidates per call node, computed once per program */
+const dispatchCache = new WeakMap<Program, Map<string, readonly OverloadDecl[]>>();
+
+class Evaluator {
+  cost = 0;
+  private readonly limit: number;
+  private readonly presenceCost: number;
+  private scopes: Map<string, CelResult>[] = [];
+
+  constructor(
+    private readonly program: Program,
+    private readonly activation: Activation,
+    private readonly opts: EvalOptions,
+  ) {
+    this.limit = opts.costLimit ?? Infinity;
+    this.presenceCost = opts.presenceTestHasCost === false ? 0 : COST.selectAndIdent;
+  }
+
+  private charge(n: number): void {
+    this.cost += n;
+    if (this.cost > this.limit) throw new CostLimitExceeded();
+  }
+
+  private local(name: string): CelResult | undefined {
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const s = this.scopes[i]!;
+      if (s.has(name)) return s.get(name);
+    }
+    return undefined;
+  }
+
+  private resolveName(name: string): CelResult | undefined {
+    for (const cand of typeNameCandidates(name, this.opts.container)) {
+      const v = this.activation.resolve(cand);
+      if (v !== undefined) return v;
+    }
+    return undefined;
+  }
+
+  private typeValue(name: string): CelTypeValue | undefined {
+    for (const cand of typeNameCandidates(name, this.opts.container)) {
+      if (TYPE_VALUE_NAMES.has(cand) || this.program.registry.opaqueTypes.has(cand) || this.program.registry.objectTypes.has(cand)) {
+        return new CelTypeValue(cand);
+      }
+    }
+    return undefined;
+  }
+
+  private qualifiedName(e: Expr): string | undefined {
+    if (e.kind === 'ident') return e.name;
+    if (e.kind === 'select' && !e.testOnly) {
+      const p = this.qualifiedName(e.operand);
+      return p === undefined ? undefined : `${p}.${e.field}`;
+    }
+    return undefined;
+  }
+
+  eval(e: Expr): CelResult {
+    switch (e.kind) {
+      case 'const':
+        return e.value;
+      case 'ident': {
+        this.charge(COST.selectAndIdent);
+        const l = this.local(e.name);
+        if (l !== undefined) return l;
+        const checked = this.program.checked;
+        const ref = checked?.varRefs.get(e.id);
+        if (ref !== undefined) {
+          const v = this.activation.resolve(ref);
+          return v !== undefined ? v : new CelError(`no such attribute: ${ref}`);
+        }
+        const tref = checked?.typeRefs.get(e.id);
+        if (tref !== undefined) return new CelTypeValue(tref);
+        const v = this.resolveName(e.name);
+        if (v !== undefined) return v;
+        const t = this.typeValue(e.name);
+        if (t) return t;
+        return new CelError(`undeclared reference to '${e.name}' (in container '${this.opts.container ?? ''}')`);
+      }
+      case 'select':
+        return this.evalSelect(e);
+      case 'call':
+        return this.evalCall(e);
+      case 'list': {
+        const out: CelValue[] = [];
+        for (let i = 0; i < e.elems.length; i++) {
+          const v = this.eval(e.elems[i]!);
+          if (v instanceof CelError) return v;
+          if (e.optionalIndices.includes(i)) {
+            if (!(v instanceof CelOptional)) return noSuchOverload('optional list element');
+            if (v.hasValue()) out.push(v.value);
+            continue;
+          }
+          out.push(v);
+        }
+        this.charge(COST.listCreateBase);
+        return out;
+      }
+      case 'map': {
+        const m = new CelMap();
+        for (const ent of e.entries) {
+          const k = this.eval(ent.key);
+          if (k instanceof CelError) return k;
+          const v = this.eval(ent.value);
+          if (v instanceof CelError) return v;
+          if (!isValidMapKey(k)) return new CelError(`unsupported key type: ${typeNameOf(k)}`);
+          let val = v;
+          if (ent.optional) {
+            if (!(v instanceof CelOptional)) return noSuchOverload('optional map entry');
+            if (!v.hasValue()) continue;
+            val = v.value;
+          }
+          if (m.has(k)) return new CelError(`Failed with repeated key`);
+          m.set(k, val);
+        }
+        this.charge(COST.mapCreateBase);
+        return m;
+      }
+      case 'struct': {
+        const name = this.program.checked?.fnNames.get(e.id) ?? this.structName(e.typeName);
+        if (!name) return new CelError(`unknown type: ${e.typeName}`);
+        const fields = new Map<string, CelValue>();
+        for (const f of e.fields) {
+          const v = this.eval(f.value);
+          if (v instanceof CelError) return v;
+          if (f.optional) {
+            if (!(v instanceof CelOptional)) return noSuchOverload('optional field');
+            if (v.hasValue()) fields.set(f.field, v.value);
+            continue;
+          }
+          fields.set(f.field, v);
+        }
+        this.charge(COST.structCreateBase);
+        return new ObjectValue(name, fields);
+      }
+      case 'comprehension':
+        return this.evalComprehension(e);
+    }
+  }
+
+  private structName(name: string): string | undefined {
+    for (const cand of typeNameCandidates(name, this.opts.container)) if (this.program.registry.objectType(cand)) return cand;
+    return undefined;
+  }
+
+  private evalSelect(e: Extract<Expr, { kind: 'select' }>): CelResult {
+    const checked = this.program.checked;
+    if (checked) {
+      const ref = checked.varRefs.get(e.id);
+      if (ref !== undefined) {
+        this.charge(COST.selectAndIdent);
+        {
+          const v = this.activation.resolve(ref);
+          return v !== undefined ? v : new CelError(`no such attribute: ${ref}`);
+        }
+      }
+      const tref = checked.typeRefs.get(e.id);
+      if (tref !== undefined) {
+        this.charge(COST.selectAndIdent);
+        return new CelTypeValue(tref);
+      }
+    } else if (!e.testOnly) {
+      // unchecked: a.b.c may name a variable or a type
+      const q = this.qualifiedName(e);
+      if (q !== undefined && this.local(q.split('.')[0]!) === undefined) {
+        const v = this.resolveName(q);
+        if (v !== undefined) {
+          this.charge(COST.selectAndIdent);
+          return v;
+        }
+        const root = q.split('.')[0]!;
+        if (this.resolveName(root) === undefined) {
+          const t = this.typeValue(q);
+          if (t) {
+            this.charge(COST.selectAndIdent);
+            return t;
+          }
+        }
+      }
+    }
+    const operand = this.eval(e.operand);
+    if (operand instanceof CelError) return operand;
+    if (e.testOnly) {
+      this.charge(this.presenceCost);
+      return this.presence(operand, e.field);
+    }
+    this.charge(COST.selectAndIdent);
+    return this.field(operand, e.field);
+  }
+
+  private presence(operand: CelValue, field: string): CelResult {
+    if (operand instanceof CelMap) return operand.has(field);
+    if (operand instanceof ObjectValue) {
+      if (operand.lazyField) return operand.lazyField(field) !== undefined;
+      return operand.fields.has(field);
+    }
+    if (operand instanceof CelOptional) return operand.hasValue() ? this.presence(operand.value, field) : false;
+    return new CelError(`invalid type for field selection.`);
+  }
+
+  private field(operand: CelValue, field: string): CelResult {
+    if (operand instanceof CelMap) {
+      const v = operand.get(field);
+      return v === undefined ? new CelError(`no such key: ${field}`) : v;
+    }
+    if (operand instanceof ObjectValue) {
+      const v = operand.lazyField ? operand.lazyField(field) : operand.fields.get(field);
+      return v === undefined ? new CelError(`no such key: ${field}`) : v;
+    }
+    if (operand instanceof CelOptional) {
+      if (!operand.hasValue()) return CelOptional.none;
+      const r = this.optionalField(operand.value, field);
+      return r;
+    }
+    return new CelError(`type '${typeNameOf(operand)}' does not support field selection`);
+  }
+
+  private optionalField(operand: CelValue, field: string): CelResult {
+    if (operand instanceof CelOptional) return operand.hasValue() ? this.optionalField(operand.value, field) : CelOptional.none;
+    if (operand instanceof CelMap) {
+      const v = operand.get(field);
+      return v === undefined ? CelOptional.none : CelOptional.of(v);
+    }
+    if (operand instanceof ObjectValue) {
+      const v = operand.lazyField ? operand.lazyField(field) : operand.fields.get(field);
+      if (v instanceof CelError) return v;
+      return v === undefined ? CelOptional.none : CelOptional.of(v);
+    }
+    return new CelError(`type '${typeNameOf(operand)}' does not support field selection`);
+  }
+
+  private evalCall(e: Extract<Expr, { kind: 'call' }>): CelResult {
+    const fn = e.fn;
+    if (NON_STRICT_FUNCTIONS.has(fn) && !e.target) {
+      switch (fn) {
+        case '_&&_':
+        case '_||_': {
+          const stop = fn === '_||_';
+          const l = this.eval(e.args[0]!);
+          if (l === stop) return stop;
+          const r = this.eval(e.args[1]!);
+          if (r === stop) return stop;
+          if (typeof l === 'boolean' && typeof r === 'boolean') return !stop;
+          if (l instanceof CelError) return l;
+          if (r instanceof CelError) return r;
+          return noSuchOverload(fn);
+        }
+        case '_?_:_': {
+          const c = this.eval(e.args[0]!);
+          if (c instanceof CelError) return c;
+          if (typeof c !== 'boolean') return noSuchOverload(fn);
+          return this.eval(e.args[c ? 1 : 2]!);
+        }
+        case '@not_strictly_false': {
+          const v = this.eval(e.args[0]!);
+          this.charge(1);
+          return v !== false;
+        }
+        case '_?._': {
+          const operand = this.eval(e.args[0]!);
+          if (operand instanceof CelError) return operand;
+          const f = e.args[1]!;
+          this.charge(COST.selectAndIdent);
+          if (f.kind !== 'const' || typeof f.value !== 'string') return noSuchOverload(fn);
+          return this.optionalField(operand, f.value);
+        }
+      }
+    }
+    // a member-style call may name a qualified global function: optional.of(x)
+    let name = this.program.checked?.fnNames.get(e.id);
+    let target = e.target;
+    if (name !== undefined) target = undefined;
+    else if (target && !this.program.checked) {
+      const q = this.qualifiedName(target);
+      if (q !== undefined && this.local(q.split('.')[0]!) === undefined && this.resolveName(q.split('.')[0]!) === undefined) {
+        for (const cand of typeNameCandidates(`${q}.${fn}`, this.opts.container)) {
+          if (this.program.registry.hasFunction(cand)) {
+            name = cand;
+            target = undefined;
+            break;
+          }
+        }
+      }
+    }
+    if (name === undefined) name = fn;
+    if (!target && !this.program.checked && !this.program.registry.hasFunction(name)) {
+      for (const cand of typeNameCandidates(fn, this.opts.container)) {
+        if (this.program.registry.hasFunction(cand)) {
+          name = cand;
+          break;
+        }
+      }
+    }
+    const args: CelValue[] = [];
+    let firstError: CelError | undefined;
+    const argExprs = target ? [target, ...e.args] : e.args;
+    for (const a of argExprs) {
+      const v = this.eval(a);
+      if (v instanceof CelError) {
+        firstError ??= v;
+        continue;
+      }
+      args.push(v);
+    }
+    if (firstError) return firstError;
+    const overload = this.dispatch(e.id, name, !!target, args);
+    if (!overload) {
+      if (!this.program.registry.hasFunction(name)) {
+        return new CelError(`undeclared reference to '${name}' (in container '${this.opts.container ?? ''}')`);
+      }
+      return new CelError(`no such overload: ${name}(${args.map(typeNameOf).join(', ')})`);
+    }
+    const result = overload.impl(...args);
+    this.charge(this.callCost(name, overload, args, result));
+    return result;
+  }
+
+  private callCost(fn: string, o: OverloadDecl, args: CelValue[], result: CelResult): number {
+    for (const cc of this.program.registry.callCosts) {
+      const c = cc(fn, o.id, args, result);
+      if (c !== undefined) return c;
+    }
+    if (o.cost) return o.cost(args, result);
+    return standardCallCost(o.id, args);
+  }
+
+  private dispatch(id: number, name: string, member: boolean, args: CelValue[]): OverloadDecl | undefined {
+    let perNode = dispatchCache.get(this.program);
+    if (!perNode) {
+      perNode = new Map();
+      dispatchCache.set(this.program, perNode);
+    }
+    const key = `${id}:${name}`;
+    let candidates = perNode.get(key);
+    if (!candidates) {
+      const ids = this.program.checked?.overloads.get(id);
+      const all = this.program.registry.overloads(name);
+      // checked candidates first; then the runtime-only overloads the checker cannot see
+      candidates = ids ? [...ids.map((i) => this.program.registry.overload(i)!), ...all.filter((o) => o.runtimeOnly)] : all;
+      perNode.set(key, candidates);
+    }
+    for (const o of candidates) {
+      if (!!o.receiver !== member) continue;
+      const params = o.receiver ? [o.receiver, ...o.args] : o.args;
+      if (params.length !== args.length) continue;
+      if (params.every((p, i) => valueHasType(args[i]!, p))) return o;
+    }
+    return undefined;
+  }
+
+  private evalComprehension(e: Extract<Expr, { kind: 'comprehension' }>): CelResult {
+    const range = this.eval(e.iterRange);
+    if (range instanceof CelError) return range;
+    let pairs: Iterable<readonly [CelValue, CelValue]>;
+    if (Array.isArray(range)) {
+      const list = range as readonly CelValue[];
+      pairs = list.map((v, i) => [BigInt(i), v] as const);
+    } else if (range instanceof CelMap) {
+      pairs = range.entries();
+    } else {
+      return new CelError(`expression of type '${typeNameOf(range)}' cannot be range of a comprehension (must be list, map, or dynamic)`);
+    }
+    const isList = Array.isArray(range);
+    const accu = this.eval(e.accuInit);
+    const scope = new Map<string, CelResult>();
+    // errors may be accumulated by non-strict steps (exists absorbs them); keep them as values in scope
+    let acc: CelResult = accu;
+    this.scopes.push(scope);
+    try {
+      for (const [k, v] of pairs) {
+        scope.set(e.accuVar, acc);
+        if (e.iterVar2 !== undefined) {
+          scope.set(e.iterVar, k);
+          scope.set(e.iterVar2, v);
+        } else {
+          scope.set(e.iterVar, isList ? v : k);
+        }
+        const cond = this.eval(e.loopCondition);
+        if (cond !== true) break;
+        acc = this.eval(e.loopStep);
+      }
+      scope.delete(e.iterVar);
+      if (e.iterVar2 !== undefined) scope.delete(e.iterVar2);
+      scope.set(e.accuVar, acc);
+      return this.eval(e.result);
+    } finally {
+      this.scopes.pop();
+    }
+  }
+}
+

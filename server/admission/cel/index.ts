@@ -1,0 +1,211 @@
+// createCelEnvironment(): the CelEnvironment of ./environment.ts on our engine (./engine/), declaring the
+// variables kube-apiserver declares for admission expressions (staging/src/k8s.io/apiserver/pkg/admission/plugin/
+// cel/compile.go): object, oldObject, request (typed as kubernetes.AdmissionRequest), params, namespaceObject,
+// variables, authorizer. Compiled programs are cached by expression and options and shared across requests.
+import type {
+  CelEnvironment,
+  CompileOptions,
+  CompileResult,
+  CompiledExpression,
+  CostBudget,
+  EvalContext,
+  EvalResult,
+} from './environment.js';
+import { celLimits } from './environment.js';
+import { CelEngineEnv, type CompiledProgram } from './engine/env.js';
+import type { LibraryRegistration, LibraryVariable, ObjectTypeDecl } from './engine/functions.js';
+import { EvaluationAborted, type Activation } from './engine/interpreter.js';
+import { T, type CelType } from './engine/types.js';
+import { CelError, CelHostValue, ObjectValue, fromJSON, toJSON, type CelResult, type CelValue } from './engine/values.js';
+
+export type { LibraryRegistration } from './engine/functions.js';
+
+export const AUTHORIZER_TYPE = 'kubernetes.authorization.Authorizer';
+export const VARIABLES_TYPE = 'kubernetes.variables';
+export const BUDGET_EXCEEDED_MESSAGE = 'validation failed due to running out of cost budget, no further validation rules will be run';
+export const COST_LIMIT_MESSAGE = 'operation cancelled: actual cost limit exceeded';
+
+const GVK = T.object('kubernetes.GroupVersionKind');
+const GVR = T.object('kubernetes.GroupVersionResource');
+const USER_INFO = T.object('kubernetes.UserInfo');
+
+/** kube-apiserver's buildRequestType: `request` is typed, so `request.nmae` fails to compile as it does there. */
+const REQUEST_TYPES: ObjectTypeDecl[] = [
+  { name: 'kubernetes.GroupVersionKind', fields: { group: T.string, version: T.string, kind: T.string } },
+  { name: 'kubernetes.GroupVersionResource', fields: { group: T.string, version: T.string, resource: T.string } },
+  {
+    name: 'kubernetes.UserInfo',
+    fields: { username: T.string, uid: T.string, groups: T.list(T.string), extra: T.map(T.string, T.list(T.string)) },
+  },
+  {
+    name: 'kubernetes.AdmissionRequest',
+    fields: {
+      kind: GVK,
+      resource: GVR,
+      subResource: T.string,
+      requestKind: GVK,
+      requestResource: GVR,
+      requestSubResource: T.string,
+      name: T.string,
+      namespace: T.string,
+      operation: T.string,
+      userInfo: USER_INFO,
+      dryRun: T.bool,
+      options: T.dyn,
+    },
+  },
+];
+
+/** MutatingAdmissionPolicy's object types: `Object{spec: Object.spec{…}}` (open) and `JSONPatch{op, path, …}`. */
+const MUTATION_TYPES: ObjectTypeDecl[] = [
+  { name: 'Object', openNested: true },
+  { name: 'JSONPatch', fields: { op: T.string, path: T.string, from: T.string, value: T.dyn } },
+];
+
+/** The CEL value behind a result handed out, so `variables.x` keeps its CEL type (uint, timestamp, Object{…}). */
+const celValueOfResult = new WeakMap<object, CelValue>();
+
+/** JSON → CEL conversion once per object per request (objects are shared by every expression of a request). */
+const converted = new WeakMap<object, CelValue>();
+function convert(v: unknown): CelValue {
+  if (v === null || v === undefined || typeof v !== 'object') return fromJSON(v);
+  let c = converted.get(v);
+  if (c === undefined) {
+    c = fromJSON(v);
+    converted.set(v, c);
+  }
+  return c;
+}
+
+function optionsKey(o: CompileOptions): string {
+  return JSON.stringify([o.kind, o.hasParams, o.hasAuthorizer, o.variableNames, o.mutation ?? '', !!o.forWebhookMatchCondition]);
+}
+
+function resultTypeAccepted(kind: CompileOptions['kind'], t: CelType): boolean {
+  // our object/params are JSON-derived dyn where kube often knows the schema type, so dyn is accepted
+  if (kind === 'any' || t.kind === 'dyn') return true;
+  if (kind === 'bool') return t.kind === 'bool';
+  return t.kind === 'string' || t.kind === 'null';
+}
+
+class CompiledAdmissionExpression implements CompiledExpression {
+  constructor(
+    readonly expression: string,
+    readonly estimatedCost: number,
+    private readonly program: CompiledProgram,
+    private readonly opts: CompileOptions,
+    private readonly libraryVariables: readonly LibraryVariable[],
+  ) {}
+
+  evaluate(ctx: EvalContext, budget: CostBudget): EvalResult {
+    const out = this.program.evaluate(this.activation(ctx), { costLimit: celLimits.perCallLimit, presenceTestHasCost: false });
+    // kube evaluates with the per-call limit and then charges the request's budget with the actual cost
+    budget.remaining -= out.cost;
+    if (out.cancelled) return { ok: false, kind: out.cancelled.kind, error: out.cancelled.message };
+    if (budget.remaining < 0) return { ok: false, kind: 'budget', error: BUDGET_EXCEEDED_MESSAGE };
+    if (out.value instanceof CelError) return { ok: false, kind: 'runtime', error: out.value.message };
+    const result = { ok: true as const, value: toJSON(out.value) };
+    celValueOfResult.set(result, out.value);
+    return result;
+  }
+
+  private activation(ctx: EvalContext): Activation {
+    const opts = this.opts;
+    const libVars = this.libraryVariables;
+    let variablesObject: ObjectValue | undefined;
+    return {
+      resolve: (name: string): CelResult | undefined => {
+        switch (name) {
+          case 'object':
+            return convert(ctx.object);
+          case 'oldObject':
+            return convert(ctx.oldObject);
+          case 'request':
+            return convert(ctx.request);
+          case 'params':
+            return opts.hasParams ? convert(ctx.params ?? null) : undefined;
+          case 'namespaceObject':
+            return opts.forWebhookMatchCondition ? undefined : convert(ctx.namespaceObject ?? null);
+          case 'variables':
+            if (opts.forWebhookMatchCondition) return undefined;
+            variablesObject ??= new ObjectValue(VARIABLES_TYPE, new Map(), (field) => this.variable(ctx, field));
+            return variablesObject;
+        }
+        const lv = libVars.find((v) => v.name === name);
+        if (lv) return lv.value(ctx);
+        if (name === 'authorizer' && opts.hasAuthorizer && ctx.authorizer) return new CelHostValue(AUTHORIZER_TYPE, ctx.authorizer);
+        return undefined;
+      },
+    };
+  }
+
+  private variable(ctx: EvalContext, name: string): CelResult | undefined {
+    if (!this.opts.variableNames.includes(name)) return undefined;
+    if (!ctx.variable) return new CelError(`variable ${name} is not available`);
+    const r = ctx.variable(name);
+    if (r.ok) return celValueOfResult.get(r) ?? fromJSON(r.value);
+    if (r.kind === 'cost' || r.kind === 'budget') throw new EvaluationAborted(r.kind, r.error);
+    return new CelError(r.error);
+  }
+}
+
+class AdmissionCelEnvironment implements CelEnvironment {
+  private readonly engine: CelEngineEnv;
+  private readonly cache = new Map<string, CompileResult>();
+  private readonly libraryVariables: readonly LibraryVariable[];
+
+  constructor(libraries: readonly LibraryRegistration[]) {
+    this.engine = new CelEngineEnv({ libraries: [{ name: 'kubernetes.admission', types: [{ name: AUTHORIZER_TYPE }], objectTypes: REQUEST_TYPES }, ...libraries] });
+    this.libraryVariables = this.engine.registry.variables;
+  }
+
+  compile(expression: string, opts: CompileOptions): CompileResult {
+    const key = `${optionsKey(opts)}\u0000${expression}`;
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const result = this.compileUncached(expression, opts);
+    // compiled programs are shared across requests; a bounded cache keeps a long-running server's memory flat
+    if (this.cache.size >= 10_000) this.cache.clear();
+    this.cache.set(key, result);
+    return result;
+  }
+
+  private compileUncached(expression: string, opts: CompileOptions): CompileResult {
+    const variables = new Map<string, CelType>([
+      ['object', T.dyn],
+      ['oldObject', T.dyn],
+      ['request', T.object('kubernetes.AdmissionRequest')],
+    ]);
+    const objectTypes: ObjectTypeDecl[] = [];
+    if (opts.hasParams) variables.set('params', T.dyn);
+    if (!opts.forWebhookMatchCondition) {
+      variables.set('namespaceObject', T.dyn);
+      variables.set('variables', T.object(VARIABLES_TYPE));
+      objectTypes.push({ name: VARIABLES_TYPE, fields: Object.fromEntries(opts.variableNames.map((n) => [n, T.dyn])) });
+    }
+    const libVars: LibraryVariable[] = [];
+    for (const v of this.libraryVariables) {
+      if (v.requires === 'authorizer' && !opts.hasAuthorizer) continue;
+      if (v.requires === 'params' && !opts.hasParams) continue;
+      variables.set(v.name, v.type);
+      libVars.push(v);
+    }
+    if (opts.hasAuthorizer && !variables.has('authorizer')) variables.set('authorizer', T.opaque(AUTHORIZER_TYPE));
+    if (opts.mutation) objectTypes.push(...MUTATION_TYPES);
+
+    const compiled = this.engine.compile(expression, { variables, objectTypes });
+    if (!compiled.ok) return { ok: false, error: `compilation failed: ${compiled.message}` };
+    const t = compiled.program.type;
+    if (!resultTypeAccepted(opts.kind, t)) {
+      return { ok: false, error: `must evaluate to ${opts.kind}` };
+    }
+    const warnings: string[] = [];
+    const estimate = compiled.program.estimateCost({ presenceTestHasCost: false });
+    const program = new CompiledAdmissionExpression(expression, estimate.max, compiled.program, opts, libVars);
+    return { ok: true, program, warnings };
+  }
+}
+
+export function createCelEnvironment(opts: { libraries?: LibraryRegistration[] } = {}): CelEnvironment {
+  return new AdmissionCelEnvironment(opts.libraries ?? []);
+}

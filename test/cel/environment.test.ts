@@ -1,0 +1,135 @@
+// The admission CEL facade: kube-apiserver's variables, result-type checks, lazy `variables`, the shared cost
+// budget and JSON in/out.
+import { celLimits, type CompileOptions, type EvalContext, type EvalResult } from '../../server/admission/cel/environment.js';
+import { createCelEnvironment } from '../../server/admission/cel/index.js';
+
+const env = createCelEnvironment();
+const opts = (o: Partial<CompileOptions> = {}): CompileOptions => ({ kind: 'bool', hasParams: false, hasAuthorizer: false, variableNames: [], ...o });
+const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 3 } };
+const ctx = (o: Partial<EvalContext> = {}): EvalContext => ({
+  object: deployment,
+  oldObject: null,
+  request: { operation: 'CREATE', name: 'web', namespace: 'default', userInfo: { username: 'alice', groups: ['dev'] } },
+  namespaceObject: { metadata: { name: 'default', labels: { env: 'prod' } } },
+  ...o,
+});
+const compile = (expr: string, o: Partial<CompileOptions> = {}) => {
+  const r = env.compile(expr, opts(o));
+  if (!r.ok) throw new Error(r.error);
+  return r.program;
+};
+
+describe('admission CEL environment', () => {
+  it('keeps JSON integers as int so arithmetic and int comparisons work', () => {
+    expect(compile('object.spec.replicas + 1 == 4').evaluate(ctx(), { remaining: 1e6 })).toEqual({ ok: true, value: true });
+    expect(compile('type(object.spec.replicas) == int').evaluate(ctx(), { remaining: 1e6 })).toEqual({ ok: true, value: true });
+    expect(compile('object.spec.replicas', { kind: 'any' }).evaluate(ctx(), { remaining: 1e6 })).toEqual({ ok: true, value: 3 });
+  });
+
+  it('tells null from absent: oldObject is null on CREATE, has() is false for missing fields', () => {
+    expect(compile('oldObject == null && !has(object.spec.paused)').evaluate(ctx(), { remaining: 1e6 })).toEqual({ ok: true, value: true });
+  });
+
+  it('prints compile errors as kube-apiserver does', () => {
+    expect(env.compile('object.spec.replicas >', opts())).toEqual({
+      ok: false,
+      error:
+        "compilation failed: ERROR: <input>:1:23: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | object.spec.replicas >\n | ......................^",
+    });
+    expect(env.compile("request.nmae == 'x'", opts())).toMatchObject({ ok: false, error: expect.stringContaining("undefined field 'nmae'") });
+  });
+
+  it('rejects a validation that cannot be bool and a message that cannot be string', () => {
+    expect(env.compile("'denied'", opts())).toEqual({ ok: false, error: 'must evaluate to bool' });
+    expect(env.compile('1 + 1', opts({ kind: 'string' }))).toEqual({ ok: false, error: 'must evaluate to string' });
+    expect(env.compile("'replicas: ' + string(object.spec.replicas)", opts({ kind: 'string' })).ok).toBe(true);
+  });
+
+  it('declares params only with a paramKind and namespaceObject and variables only outside webhook matchConditions', () => {
+    expect(env.compile('params.max > 1', opts())).toMatchObject({ ok: false, error: expect.stringContaining("undeclared reference to 'params'") });
+    expect(env.compile('params.max > 1', opts({ hasParams: true })).ok).toBe(true);
+    expect(env.compile("namespaceObject.metadata.name == 'x'", opts({ forWebhookMatchCondition: true }))).toMatchObject({ ok: false });
+    expect(env.compile('variables.a', opts({ forWebhookMatchCondition: true, variableNames: ['a'] }))).toMatchObject({ ok: false });
+    expect(env.compile('type(authorizer) == type', opts())).toMatchObject({ ok: false });
+    expect(env.compile("namespaceObject.metadata.labels.env == 'prod'", opts()).ok).toBe(true);
+  });
+
+  it('evaluates variables lazily, only the ones referenced, with their CEL types intact', () => {
+    const calls: string[] = [];
+    const isProd = compile("namespaceObject.metadata.labels.env == 'prod'");
+    const timeout = compile("duration('30s')", { kind: 'any' });
+    const memo = new Map<string, EvalResult>();
+    const budget = { remaining: celLimits.runtimeCostBudget };
+    const c: EvalContext = ctx({
+      variable: (name) => {
+        if (!memo.has(name)) {
+          calls.push(name);
+          memo.set(name, (name === 'isProd' ? isProd : timeout).evaluate(c, budget));
+        }
+        return memo.get(name)!;
+      },
+    });
+    const expr = compile("variables.isProd && variables.isProd && variables.timeout > duration('10s')", { variableNames: ['isProd', 'timeout', 'unused'] });
+    expect(expr.evaluate(c, budget)).toEqual({ ok: true, value: true });
+    expect(calls).toEqual(['isProd', 'timeout']);
+    expect(env.compile('variables.nope', opts({ variableNames: ['isProd'] }))).toMatchObject({ ok: false, error: expect.stringContaining("undefined field 'nope'") });
+  });
+
+  it('shares the budget across expressions and reports running out of it', () => {
+    const p = compile('object.spec.replicas > 0');
+    const budget = { remaining: 7 };
+    expect(p.evaluate(ctx(), budget)).toEqual({ ok: true, value: true });
+    expect(budget.remaining).toBe(3);
+    expect(p.evaluate(ctx(), budget)).toEqual({
+      ok: false,
+      kind: 'budget',
+      error: 'validation failed due to running out of cost budget, no further validation rules will be run',
+    });
+  });
+
+  it('stops an expression at the per-call limit', () => {
+    const big = { ...deployment, spec: { items: Array.from({ length: 2000 }, (_, i) => i) } };
+    const p = compile('object.spec.items.all(x, object.spec.items.all(y, x + y >= 0))');
+    expect(p.evaluate(ctx({ object: big }), { remaining: 1e12 })).toEqual({ ok: false, kind: 'cost', error: 'operation cancelled: actual cost limit exceeded' });
+  });
+
+  it('reports runtime errors as kube does', () => {
+    expect(compile('object.spec.missing > 1').evaluate(ctx(), { remaining: 1e6 })).toEqual({ ok: false, kind: 'runtime', error: 'no such key: missing' });
+  });
+
+  it('caches compiled programs by expression and options', () => {
+    const a = env.compile('object.spec.replicas > 1', opts());
+    const b = env.compile('object.spec.replicas > 1', opts());
+    const c = env.compile('object.spec.replicas > 1', opts({ hasParams: true }));
+    expect(a.ok && b.ok && a.program === b.program).toBe(true);
+    expect(a.ok && c.ok && a.program !== c.program).toBe(true);
+  });
+
+  it('builds ApplyConfiguration and JSONPatch values for mutations', () => {
+    const apply = compile('Object{spec: Object.spec{replicas: object.spec.replicas + 1}}', { kind: 'any', mutation: 'ApplyConfiguration' });
+    expect(apply.evaluate(ctx(), { remaining: 1e6 })).toEqual({ ok: true, value: { spec: { replicas: 4 } } });
+    const patch = compile("[JSONPatch{op: 'replace', path: '/spec/replicas', value: 5}]", { kind: 'any', mutation: 'JSONPatch' });
+    expect(patch.evaluate(ctx(), { remaining: 1e6 })).toEqual({ ok: true, value: [{ op: 'replace', path: '/spec/replicas', value: 5 }] });
+    expect(env.compile('JSONPatch{op: 1}', opts({ kind: 'any', mutation: 'JSONPatch' }))).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("expected type of field 'op' is 'string' but provided type is 'int'"),
+    });
+  });
+
+  it('exposes the request as typed fields and userInfo', () => {
+    expect(compile("request.operation == 'CREATE' && 'dev' in request.userInfo.groups").evaluate(ctx(), { remaining: 1e6 })).toEqual({ ok: true, value: true });
+  });
+
+  it('declares authorizer when asked and binds the request authorizer', () => {
+    const p = compile('type(authorizer) == kubernetes.authorization.Authorizer', { hasAuthorizer: true });
+    const authorizer = {
+      check: () => ({ decision: 'allow' as const, reason: '' }),
+      requestResource: { group: 'apps', version: 'v1', resource: 'deployments', subresource: '', namespace: 'default', name: 'web' },
+    };
+    expect(p.evaluate(ctx({ authorizer }), { remaining: 1e6 })).toEqual({ ok: true, value: true });
+  });
+
+  it('gives a static cost estimate for write-time checks', () => {
+    expect(compile('object.spec.replicas > 1').estimatedCost).toBe(4);
+  });
+});
