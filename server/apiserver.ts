@@ -5,7 +5,13 @@ import type { AddressInfo } from 'node:net';
 import type { WebhookAccessor } from './api/admissionregistration.js';
 import { buildAdmissionChain } from './admission/build-chain.js';
 import type { AdmissionChain } from './admission/chain.js';
-import { ApiConfigurationSource, type WriteEventType } from './admission/sources/api-source.js';
+import { ApiConfigurationSource, compositeSource, type WriteEventType } from './admission/sources/api-source.js';
+import { StaticManifestController } from './admission/manifest/controller.js';
+import { formatManifestError } from './admission/manifest/manifest-error.js';
+import type { ManifestPlugin } from './admission/manifest/plugins.js';
+import { staticWebhookSource } from './admission/manifest/static-source.js';
+import type { ConfigurationSource } from './admission/sources/source.js';
+import { readinessGate } from './http/readiness-gate.js';
 import { webhookAccessorsOf } from './admission/sources/webhook-accessors.js';
 import { createWebhookClient, type WebhookClientOptions } from './admission/webhook/client.js';
 import type { KubeObject } from './api/types.js';
@@ -49,6 +55,8 @@ export interface ApiServerConfig {
     mutatingWebhookClient: WebhookClientOptions;
   };
   featureGates: FeatureGates;
+  /** KEP-5793: each plugin's staticManifestsDir (absolute, validated by the admission config loader) */
+  staticManifests?: Partial<Record<ManifestPlugin, string>>;
   /** how long SIGTERM waits for in-flight requests */
   shutdownTimeoutMs?: number;
 }
@@ -78,6 +86,9 @@ export class ApiServer {
   };
   private readonly writeObservers = new Map<string, (type: WriteEventType, obj: KubeObject) => void>();
   private readonly sources: Array<ApiConfigurationSource<unknown>> = [];
+  private readonly manifestControllers = new Map<ManifestPlugin, StaticManifestController>();
+  /** settles once every staticManifestsDir is loaded: ok, or the startup errors (one line each) */
+  manifestsLoaded: Promise<{ ok: true } | { ok: false; errors: string[] }> = Promise.resolve({ ok: true });
 
   private constructor(private readonly config: ApiServerConfig) {
     const gates = config.featureGates;
@@ -128,10 +139,19 @@ export class ApiServer {
     return source;
   }
 
+  /** Static manifests first, then the REST-registered configurations, as kube-apiserver evaluates them. */
+  private webhookSource(plugin: ManifestPlugin, api: ConfigurationSource<WebhookAccessor>): ConfigurationSource<WebhookAccessor> {
+    const ctrl = this.manifestControllers.get(plugin);
+    return ctrl ? compositeSource(staticWebhookSource(ctrl), api) : api;
+  }
+
   private buildAdmission(): void {
     const { config } = this;
-    const validating = this.apiSource<WebhookAccessor>('validatingwebhookconfigurations', (o) => webhookAccessorsOf(o, 'validating', 'api'));
-    const mutating = this.apiSource<WebhookAccessor>('mutatingwebhookconfigurations', (o) => webhookAccessorsOf(o, 'mutating', 'api'));
+    for (const [plugin, dir] of Object.entries(config.staticManifests ?? {}) as Array<[ManifestPlugin, string]>) {
+      this.manifestControllers.set(plugin, new StaticManifestController({ plugin, dir, log: config.log, registry: this.metrics.registry }));
+    }
+    const validating = this.webhookSource('ValidatingAdmissionWebhook', this.apiSource<WebhookAccessor>('validatingwebhookconfigurations', (o) => webhookAccessorsOf(o, 'validating', 'api')));
+    const mutating = this.webhookSource('MutatingAdmissionWebhook', this.apiSource<WebhookAccessor>('mutatingwebhookconfigurations', (o) => webhookAccessorsOf(o, 'mutating', 'api')));
     const namespaces = this.storeFor(this.index.lookup('', 'v1', 'namespaces')!);
     this.chain = buildAdmissionChain({
       plugins: config.admission.plugins,
@@ -162,9 +182,31 @@ export class ApiServer {
     for (const source of this.sources) void source.start();
   }
 
+  /** Loads every staticManifestsDir; on success starts watching them, on failure reports every error. */
+  private async loadManifests(): Promise<{ ok: true } | { ok: false; errors: string[] }> {
+    const controllers = [...this.manifestControllers.values()];
+    const outcomes = await Promise.all(controllers.map((c) => c.loadInitial()));
+    const errors = outcomes.flatMap((o) => (o.ok ? [] : o.errors.map(formatManifestError)));
+    if (errors.length) return { ok: false, errors };
+    for (const c of controllers) c.start();
+    return { ok: true };
+  }
+
+  private manifestsSynced(): boolean {
+    return [...this.manifestControllers.values()].every((c) => c.hasSynced());
+  }
+
   private async listen(): Promise<void> {
     const { config } = this;
     this.buildAdmission();
+    // The port opens while manifests load; the readiness gate holds resource requests until they are in force.
+    this.manifestsLoaded = this.loadManifests();
+    this.health.addReady({
+      name: 'admission-static-manifests',
+      check: () => {
+        if (!this.manifestsSynced()) throw new Error('static admission manifests not loaded yet');
+      },
+    });
     this.health.addLive({ name: 'ping', check: () => {} });
     this.health.addLive({ name: 'log', check: () => {} });
     this.health.addReady({ name: 'etcd', check: () => config.storage.healthCheck() });
@@ -190,6 +232,7 @@ export class ApiServer {
       health: this.health,
       gitVersion: kubernetesGitVersion,
       ...(this.audit ? { audit: auditFilter(this.audit) } : {}),
+      ...(this.manifestControllers.size ? { readinessGate: readinessGate({ ready: () => this.manifestsSynced(), loaded: this.manifestsLoaded }) } : {}),
     });
     this.server = https.createServer(
       {
@@ -257,6 +300,7 @@ export class ApiServer {
     for (const t of this.timers) clearTimeout(t);
     this.namespaceController?.stop();
     for (const source of this.sources) source.stop();
+    for (const c of this.manifestControllers.values()) c.stop();
     for (const end of [...this.watchRegistry]) end();
     const server = this.server;
     if (server) {

@@ -10,6 +10,8 @@ import { loadAuthenticator } from './authn/index.js';
 import { loadAuthorizer } from './authz/index.js';
 import { answerVirtualResource } from './endpoints/virtual-resources.js';
 import { newLogger } from './log.js';
+import { parseManifestControllerEnv } from './admission/manifest/controller.js';
+import { manifestPluginNames, type ManifestPlugin } from './admission/manifest/plugins.js';
 import { serviceResolverFor } from './admission/webhook/client.js';
 import { loadAdmissionConfiguration, parseServerOptions, serverOptionsUsage, type AdmissionConfig, type ServerOptions } from './options/index.js';
 import { Etcd3Storage } from './storage/etcd3.js';
@@ -36,11 +38,22 @@ async function readOptional(file: string | undefined): Promise<string | undefine
   }
 }
 
+function staticManifestDirs(cfg: AdmissionConfig | undefined): Partial<Record<ManifestPlugin, string>> {
+  const dirs: Partial<Record<ManifestPlugin, string>> = {};
+  for (const plugin of manifestPluginNames) {
+    const dir = cfg?.plugins[plugin]?.staticManifestsDir;
+    if (dir) dirs[plugin] = dir;
+  }
+  return dirs;
+}
+
 /** --admission-control-config-file, fully validated before anything listens. */
 async function loadAdmissionConfig(o: ServerOptions): Promise<AdmissionConfig | undefined> {
   if (!o.admission.configFile) return undefined;
   const result = await loadAdmissionConfiguration(o.admission.configFile, o.featureGates, { enabledPlugins: o.admission.plugins });
   if (!result.ok) throw new StartupError(result.errors);
+  const env = parseManifestControllerEnv(process.env);
+  if (env.errors.length) throw new StartupError(env.errors);
   return result.config;
 }
 
@@ -94,6 +107,7 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
     log,
     auditLogPath: o.audit.logPath,
     featureGates: o.featureGates,
+    staticManifests: staticManifestDirs(admissionConfig),
     admission: {
       plugins: o.admission.plugins,
       validatingWebhookClient: { serviceResolver, kubeconfigPath: admissionConfig?.plugins.ValidatingAdmissionWebhook?.kubeConfigFile },
@@ -104,6 +118,12 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
     const listening = err.syscall === 'listen';
     throw new StartupError([listening ? `failed to listen on ${o.secureServing.bindAddress}:${o.secureServing.port}: ${err.message}` : err.message]);
   });
+  const loaded = await server.manifestsLoaded;
+  if (!loaded.ok) {
+    // Nothing was admitted without them (the readiness gate held every resource request): stop, report, exit 1.
+    await server.shutdown();
+    throw new StartupError(loaded.errors);
+  }
   // kubeconfigs and clients need a name the serving certificate covers.
   const serverUrl = server.url.replace('https://0.0.0.0:', 'https://127.0.0.1:');
   if (o.writeKubeconfig) {
