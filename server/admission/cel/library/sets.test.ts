@@ -1,0 +1,51 @@
+import { evalValue } from './library-test-env.js';
+
+// cel-go ext/sets_test.go and kube's TestSetsCost expressions
+describe('sets extension', () => {
+  it.each([
+    ['sets.contains([], [])', true],
+    ['sets.contains([1], [])', true],
+    ['sets.contains([], [1])', false],
+    ['sets.contains([1], [1])', true],
+    ['sets.contains([1], [1, 1])', true],
+    ['sets.contains([1, 1], [1])', true],
+    ['sets.contains([2, 1], [1])', true],
+    ['sets.contains([1, 2, 3, 4], [2, 3])', true],
+    ['sets.contains([1], [1.0, 1])', true],
+    ['sets.contains([1, 2], [2u, 2.0])', true],
+    ['sets.contains([1, 2u], [2, 2.0])', true],
+    ['sets.contains([1, 2.0, 3u], [1.0, 2u, 3])', true],
+    ['sets.contains([[1], [2, 3]], [[2, 3.0]])', true],
+    ['sets.contains([1], [2])', false],
+    ['sets.contains([1], [1, 2])', false],
+    ['sets.contains([1], ["1", 1])', false],
+    ['sets.contains([1], [1.1, 1u])', false],
+    ['sets.equivalent([], [])', true],
+    ['sets.equivalent([1], [1])', true],
+    ['sets.equivalent([1], [1, 1])', true],
+    ['sets.equivalent([1, 1], [1])', true],
+    ['sets.equivalent([1], [1u, 1.0])', true],
+    ['sets.equivalent([1, 2, 3], [3u, 2.0, 1])', true],
+    ['sets.equivalent([[1.0], [2, 3]], [[1], [2, 3.0]])', true],
+    ['sets.equivalent([2, 1], [1])', false],
+    ['sets.equivalent([1], [1, 2])', false],
+    ['sets.equivalent([1, 2], [2u, 2, 2.0])', false],
+    ['sets.equivalent([1, 2], [1u, 2, 2.3])', false],
+    ['sets.intersects([1], [1])', true],
+    ['sets.intersects([1], [1, 1])', true],
+    ['sets.intersects([1, 1], [1])', true],
+    ['sets.intersects([2, 1], [1])', true],
+    ['sets.intersects([1], [1, 2])', true],
+    ['sets.intersects([1], [1.0, 2])', true],
+    ['sets.intersects([1, 2], [2u, 2, 2.0])', true],
+    ['sets.intersects([1, 2], [1u, 2, 2.3])', true],
+    ['sets.intersects([[1], [2, 3]], [[1, 2], [2, 3.0]])', true],
+    ['sets.intersects([], [])', false],
+    ['sets.intersects([1], [])', false],
+    ['sets.intersects([1], [2])', false],
+    ['sets.intersects([1], ["1", 2])', false],
+    ['sets.intersects([1], [1.1, 2u])', false],
+  ])('%s is %s', (expr, want) => {
+    expect(evalValue(expr)).toBe(want);
+  });
+});
