@@ -4,12 +4,22 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { WebhookAccessor } from './api/admissionregistration.js';
 import { buildAdmissionChain } from './admission/build-chain.js';
+import { kubernetesCelEnvironment } from './admission/cel/kubernetes.js';
+import type { CelEnvironment } from './admission/cel/environment.js';
+import { storeParamLookup } from './admission/policy/generic/store-params.js';
+import { newValidatingAdmissionPolicyMetrics } from './admission/policy/metrics.js';
+import { validatingPolicyApiSources } from './admission/policy/sources.js';
+import { ValidatingAdmissionPolicyStatusController } from './admission/policy/validating/status.js';
 import type { AdmissionChain } from './admission/chain.js';
 import { ApiConfigurationSource, compositeSource, type WriteEventType } from './admission/sources/api-source.js';
 import { StaticManifestController } from './admission/manifest/controller.js';
 import { formatManifestError } from './admission/manifest/manifest-error.js';
 import type { ManifestPlugin } from './admission/manifest/plugins.js';
-import { staticWebhookSource } from './admission/manifest/static-source.js';
+import { staticPolicySources, staticWebhookSource } from './admission/manifest/static-source.js';
+import { policyKindHandlers, webhookKindHandlers } from './admission/manifest/plugins.js';
+import { compositePolicySources } from './admission/policy/sources.js';
+import { celWebhookMatchConditions, compileWebhookMatchCondition } from './admission/webhook/match-conditions.js';
+import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from './api/admissionregistration.js';
 import type { ConfigurationSource } from './admission/sources/source.js';
 import { readinessGate } from './http/readiness-gate.js';
 import { webhookAccessorsOf } from './admission/sources/webhook-accessors.js';
@@ -89,6 +99,9 @@ export class ApiServer {
   private readonly manifestControllers = new Map<ManifestPlugin, StaticManifestController>();
   /** settles once every staticManifestsDir is loaded: ok, or the startup errors (one line each) */
   manifestsLoaded: Promise<{ ok: true } | { ok: false; errors: string[] }> = Promise.resolve({ ok: true });
+  /** one CEL environment per server: the policies' compile cache, shared by the strategies and the plugins */
+  private readonly cel: CelEnvironment = kubernetesCelEnvironment();
+  private policyStatusController?: ValidatingAdmissionPolicyStatusController;
 
   private constructor(private readonly config: ApiServerConfig) {
     const gates = config.featureGates;
@@ -96,6 +109,8 @@ export class ApiServer {
       builtinResourcesFor({
         excludeVirtualResources: gates.enabled('ExcludeAdmissionWebhookVirtualResources'),
         manifestBasedAdmissionControlConfig: gates.enabled('ManifestBasedAdmissionControlConfig'),
+        cel: this.cel,
+        compileMatchCondition: compileWebhookMatchCondition(this.cel),
       }),
     );
   }
@@ -148,11 +163,16 @@ export class ApiServer {
   private buildAdmission(): void {
     const { config } = this;
     for (const [plugin, dir] of Object.entries(config.staticManifests ?? {}) as Array<[ManifestPlugin, string]>) {
-      this.manifestControllers.set(plugin, new StaticManifestController({ plugin, dir, log: config.log, registry: this.metrics.registry }));
+      // Manifests get the REST API's validation, CEL compilation included.
+      const handlers = plugin.endsWith('Webhook') ? webhookKindHandlers({ compileMatchCondition: compileWebhookMatchCondition(this.cel) }) : policyKindHandlers({ cel: this.cel });
+      this.manifestControllers.set(plugin, new StaticManifestController({ plugin, dir, log: config.log, registry: this.metrics.registry, handlers }));
     }
     const validating = this.webhookSource('ValidatingAdmissionWebhook', this.apiSource<WebhookAccessor>('validatingwebhookconfigurations', (o) => webhookAccessorsOf(o, 'validating', 'api')));
     const mutating = this.webhookSource('MutatingAdmissionWebhook', this.apiSource<WebhookAccessor>('mutatingwebhookconfigurations', (o) => webhookAccessorsOf(o, 'mutating', 'api')));
     const namespaces = this.storeFor(this.index.lookup('', 'v1', 'namespaces')!);
+    const validatingPolicies = validatingPolicyApiSources((resource, itemsOf) => this.apiSource(resource, itemsOf));
+    const vapManifests = this.manifestControllers.get('ValidatingAdmissionPolicy');
+    const staticVap = vapManifests ? staticPolicySources<ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding>(vapManifests) : undefined;
     this.chain = buildAdmissionChain({
       plugins: config.admission.plugins,
       metrics: newAdmissionMetrics(this.metrics.registry),
@@ -178,6 +198,16 @@ export class ApiServer {
         if (info && attrs.kind.kind === info.kind) info.strategy.applyDefaults?.(object);
       },
       log: config.log,
+      webhookMatchConditions: celWebhookMatchConditions(this.cel, config.authz),
+      policies: {
+        // static manifests first, then the REST-registered policies
+        validating: staticVap ? compositePolicySources(staticVap, validatingPolicies) : validatingPolicies,
+        ...(staticVap ? { validatingStatic: staticVap } : {}),
+        cel: this.cel,
+        params: storeParamLookup(this.index, (i) => this.storeFor(i)),
+        metrics: newValidatingAdmissionPolicyMetrics(this.metrics.registry),
+        authorizer: config.authz,
+      },
     });
     for (const source of this.sources) void source.start();
   }
@@ -253,6 +283,11 @@ export class ApiServer {
     this.bootstrapSystemNamespaces();
     this.namespaceController = new NamespaceController({ index: this.index, storeFor: (i) => this.storeFor(i), log: (m, f) => config.log.info(m, f) });
     this.startNamespaceController();
+    this.policyStatusController = new ValidatingAdmissionPolicyStatusController({
+      store: this.storeFor(this.index.lookup('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicies')!),
+      log: (m, f) => config.log.info(m, f),
+    });
+    void this.policyStatusController.start();
   }
 
   private later(fn: () => void, ms: number): void {
@@ -299,6 +334,7 @@ export class ApiServer {
     this.shuttingDown = true;
     for (const t of this.timers) clearTimeout(t);
     this.namespaceController?.stop();
+    this.policyStatusController?.stop();
     for (const source of this.sources) source.stop();
     for (const c of this.manifestControllers.values()) c.stop();
     for (const end of [...this.watchRegistry]) end();

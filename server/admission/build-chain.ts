@@ -10,7 +10,15 @@ import { matchWebhook } from './matching/index.js';
 import { OrderedAdmissionChain } from './ordered-chain.js';
 import { NamespaceLifecycle } from './plugins/namespace-lifecycle.js';
 import type { ConfigurationSource } from './sources/source.js';
+import type { Authorizer } from '../authz/types.js';
+import type { CelEnvironment } from './cel/environment.js';
+import { requestAuthorizer } from './policy/generic/authorizer.js';
+import type { ParamLookup } from './policy/generic/types.js';
+import type { ValidatingAdmissionPolicyMetrics } from './policy/metrics.js';
+import type { ValidatingPolicySources } from './policy/sources.js';
+import { ValidatingAdmissionPolicyPlugin } from './policy/validating/plugin.js';
 import type { WebhookClient } from './webhook/client.js';
+import type { MatchConditionsEvaluator } from './webhook/dispatch.js';
 import { MutatingAdmissionWebhook } from './webhook/mutating.js';
 import { ValidatingAdmissionWebhook } from './webhook/validating.js';
 
@@ -27,20 +35,54 @@ export interface AdmissionChainDeps {
   getNamespace(name: string): Promise<KubeObject | undefined>;
   isNamespaced(group: string, resource: string): boolean;
   excludeVirtualResources: () => boolean;
+  /** CEL evaluation of webhook matchConditions; without it they are not evaluated */
+  webhookMatchConditions?: MatchConditionsEvaluator;
   /** the resource's defaulting, run on each mutating webhook's result as kube's decoder does */
   defaultObject(object: KubeObject, attrs: AdmissionAttributes): void;
   log: Logger;
+  policies?: {
+    /** every ValidatingAdmissionPolicy and binding: static (manifest) ones first, then the API ones */
+    validating: ValidatingPolicySources;
+    /** the static ones alone, when manifests are configured (KEP-5793) */
+    validatingStatic?: ValidatingPolicySources;
+    cel: CelEnvironment;
+    params: ParamLookup;
+    metrics: ValidatingAdmissionPolicyMetrics;
+    /** answers the `authorizer` CEL variable */
+    authorizer?: Authorizer;
+  };
 }
 
 export function buildAdmissionChain(deps: AdmissionChainDeps): OrderedAdmissionChain {
   const namespaceLabels = async (name: string) => (await deps.getNamespace(name))?.metadata?.labels ?? undefined;
-  const webhookCommon = { matchWebhook, namespaceLabels, metrics: deps.metrics, excludeVirtualResources: deps.excludeVirtualResources };
+  const webhookCommon = {
+    matchWebhook,
+    namespaceLabels,
+    metrics: deps.metrics,
+    excludeVirtualResources: deps.excludeVirtualResources,
+    ...(deps.webhookMatchConditions ? { matchConditions: deps.webhookMatchConditions } : {}),
+  };
   const factories: Record<string, () => AdmissionPlugin> = {
     NamespaceLifecycle: () => new NamespaceLifecycle({ getNamespace: deps.getNamespace, isNamespaced: deps.isNamespaced }),
     MutatingAdmissionWebhook: () =>
       new MutatingAdmissionWebhook({ ...webhookCommon, source: deps.webhooks.mutating, client: deps.webhooks.mutatingClient, defaultObject: deps.defaultObject }),
     ValidatingAdmissionWebhook: () => new ValidatingAdmissionWebhook({ ...webhookCommon, source: deps.webhooks.validating, client: deps.webhooks.validatingClient }),
   };
+  const policies = deps.policies;
+  if (policies) {
+    factories['ValidatingAdmissionPolicy'] = () =>
+      new ValidatingAdmissionPolicyPlugin({
+        sources: policies.validating,
+        ...(policies.validatingStatic ? { staticSources: policies.validatingStatic } : {}),
+        cel: policies.cel,
+        params: policies.params,
+        getNamespace: deps.getNamespace,
+        metrics: policies.metrics,
+        admissionMetrics: deps.metrics,
+        ...(policies.authorizer ? { authorizerFor: (attrs: AdmissionAttributes) => requestAuthorizer(policies.authorizer!, attrs) } : {}),
+        logger: deps.log,
+      });
+  }
   const plugins = deps.plugins.filter((name) => factories[name]).map((name) => factories[name]!());
   deps.log.info('admission chain', { plugins: plugins.map((p) => p.name) });
   return new OrderedAdmissionChain(plugins, deps.metrics);

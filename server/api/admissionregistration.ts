@@ -84,3 +84,152 @@ export interface WebhookAccessor {
   configurationName: string;
   webhook: ValidatingWebhook | MutatingWebhook;
 }
+
+// ---- ValidatingAdmissionPolicy, MutatingAdmissionPolicy and their bindings (admissionregistration.k8s.io/v1) ----
+
+/** metav1.Condition */
+export interface Condition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  observedGeneration?: number;
+  lastTransitionTime: string;
+  reason: string;
+  message: string;
+}
+
+/** A rule that may also name the objects it applies to (empty resourceNames: every object). */
+export interface NamedRuleWithOperations extends RuleWithOperations {
+  resourceNames?: string[];
+}
+
+/** Which requests a policy (matchConstraints) or a binding (matchResources) applies to. */
+export interface MatchResources {
+  namespaceSelector?: LabelSelector;
+  objectSelector?: LabelSelector;
+  resourceRules?: NamedRuleWithOperations[];
+  excludeResourceRules?: NamedRuleWithOperations[];
+  matchPolicy?: MatchPolicyType;
+}
+
+/** The kind of the policy's parameter objects. */
+export interface ParamKind {
+  apiVersion?: string;
+  kind?: string;
+}
+
+export type ParameterNotFoundActionType = 'Allow' | 'Deny';
+
+/** How a binding finds the parameter objects of its policy. */
+export interface ParamRef {
+  name?: string;
+  namespace?: string;
+  selector?: LabelSelector;
+  parameterNotFoundAction?: ParameterNotFoundActionType;
+}
+
+export interface Variable {
+  name: string;
+  expression: string;
+}
+
+/** The status reasons a validation may answer with. */
+export type ValidationReason = 'Unauthorized' | 'Forbidden' | 'Invalid' | 'RequestEntityTooLarge';
+
+export interface Validation {
+  expression: string;
+  message?: string;
+  reason?: ValidationReason;
+  messageExpression?: string;
+}
+
+export interface AuditAnnotation {
+  key: string;
+  valueExpression: string;
+}
+
+export type ValidationAction = 'Deny' | 'Warn' | 'Audit';
+
+export interface ExpressionWarning {
+  fieldRef: string;
+  warning: string;
+}
+
+export interface TypeChecking {
+  expressionWarnings?: ExpressionWarning[];
+}
+
+export interface ValidatingAdmissionPolicySpec {
+  paramKind?: ParamKind;
+  matchConstraints?: MatchResources;
+  validations?: Validation[];
+  failurePolicy?: FailurePolicyType;
+  auditAnnotations?: AuditAnnotation[];
+  matchConditions?: MatchCondition[];
+  variables?: Variable[];
+}
+
+export interface ValidatingAdmissionPolicyStatus {
+  observedGeneration?: number;
+  typeChecking?: TypeChecking;
+  conditions?: Condition[];
+}
+
+export interface ValidatingAdmissionPolicy extends KubeObject {
+  metadata?: ObjectMeta;
+  spec?: ValidatingAdmissionPolicySpec;
+  status?: ValidatingAdmissionPolicyStatus;
+}
+
+export interface ValidatingAdmissionPolicyBindingSpec {
+  policyName?: string;
+  paramRef?: ParamRef;
+  matchResources?: MatchResources;
+  validationActions?: ValidationAction[];
+}
+
+export interface ValidatingAdmissionPolicyBinding extends KubeObject {
+  metadata?: ObjectMeta;
+  spec?: ValidatingAdmissionPolicyBindingSpec;
+}
+
+export type PatchType = 'ApplyConfiguration' | 'JSONPatch';
+
+export interface ApplyConfiguration {
+  expression?: string;
+}
+
+export interface JSONPatch {
+  expression?: string;
+}
+
+export interface Mutation {
+  patchType: PatchType;
+  applyConfiguration?: ApplyConfiguration;
+  jsonPatch?: JSONPatch;
+}
+
+export interface MutatingAdmissionPolicySpec {
+  paramKind?: ParamKind;
+  matchConstraints?: MatchResources;
+  variables?: Variable[];
+  mutations?: Mutation[];
+  failurePolicy?: FailurePolicyType;
+  matchConditions?: MatchCondition[];
+  reinvocationPolicy?: ReinvocationPolicyType;
+}
+
+export interface MutatingAdmissionPolicy extends KubeObject {
+  metadata?: ObjectMeta;
+  spec?: MutatingAdmissionPolicySpec;
+}
+
+export interface MutatingAdmissionPolicyBindingSpec {
+  policyName?: string;
+  paramRef?: ParamRef;
+  matchResources?: MatchResources;
+}
+
+export interface MutatingAdmissionPolicyBinding extends KubeObject {
+  metadata?: ObjectMeta;
+  spec?: MutatingAdmissionPolicyBindingSpec;
+}

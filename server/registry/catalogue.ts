@@ -3,6 +3,7 @@
 import type { KubeObject } from '../api/types.js';
 import { allVerbs, gvrKey, type PrinterColumn, type ResourceInfo, type Strategy } from './resource.js';
 import { strategiesFor } from './strategies/index.js';
+import type { PolicyStrategyOptions } from './strategies/policies.js';
 import type { WebhookConfigurationStrategyOptions } from './strategies/admissionregistration.js';
 
 type Entry = Partial<ResourceInfo> & Pick<ResourceInfo, 'group' | 'version' | 'resource' | 'kind' | 'namespaced'>;
@@ -150,7 +151,7 @@ function complete(e: Entry, strategies: Record<string, Strategy>): ResourceInfo 
 }
 
 /** The built-in resources, with the strategies of the given feature gates. */
-export function builtinResourcesFor(gates: WebhookConfigurationStrategyOptions = {}): readonly ResourceInfo[] {
+export function builtinResourcesFor(gates: WebhookConfigurationStrategyOptions & PolicyStrategyOptions = {}): readonly ResourceInfo[] {
   const strategies = strategiesFor(gates);
   return Object.freeze(entries.map((e) => complete(e, strategies)));
 }

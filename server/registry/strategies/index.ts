@@ -5,14 +5,20 @@ import { configMapStrategy, secretStrategy } from './config.js';
 import { deploymentStrategy } from './deployment.js';
 import { namespaceStrategy } from './namespace.js';
 import { podStrategy } from './pod.js';
+import { policyStrategiesFor, type PolicyStrategyOptions } from './policies.js';
 import { serviceStrategy } from './service.js';
 
 /** Strategies whose rules depend on feature gates (warnings, reserved names) are built for the server's gates. */
-export function strategiesFor(gates: WebhookConfigurationStrategyOptions = {}): Record<string, Strategy> {
+export function strategiesFor(gates: WebhookConfigurationStrategyOptions & PolicyStrategyOptions = {}): Record<string, Strategy> {
   return {
     ...strategies,
     'admissionregistration.k8s.io/v1/validatingwebhookconfigurations': validatingWebhookConfigurationStrategyWith(gates),
     'admissionregistration.k8s.io/v1/mutatingwebhookconfigurations': mutatingWebhookConfigurationStrategyWith(gates),
+    // validatingadmissionpolicies, validatingadmissionpolicybindings, mutatingadmissionpolicies, mutatingadmissionpolicybindings
+    ...policyStrategiesFor({
+      ...(gates.manifestBasedAdmissionControlConfig !== undefined ? { manifestBasedAdmissionControlConfig: gates.manifestBasedAdmissionControlConfig } : {}),
+      ...(gates.cel ? { cel: gates.cel } : {}),
+    }),
   };
 }
 

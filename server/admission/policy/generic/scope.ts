@@ -1,0 +1,83 @@
+// kube's generic.Plugin.Dispatch, before any policy is looked at: the virtual auth/authz review resources are
+// never seen by policies; the policy resources themselves (VAP, VAPB, MAP, MAPB) only by static (manifest)
+// policies, so that an API policy cannot lock the cluster out of fixing it; and a request waits (bounded) for the
+// sources' first load.
+import { errors, type GroupResource } from '../../../api/errors.js';
+import type { KubeObject } from '../../../api/types.js';
+import type { AdmissionAttributes } from '../../attributes.js';
+import { excludedVirtualResources, isExcludedVirtualResource } from '../../matching/excluded.js';
+
+/** generic.admissionResources: skipped by API-based policies, evaluated by static ones. */
+export const policyConfigurationResources: readonly GroupResource[] = Object.freeze(
+  ['validatingadmissionpolicies', 'validatingadmissionpolicybindings', 'mutatingadmissionpolicies', 'mutatingadmissionpolicybindings'].map((resource) =>
+    Object.freeze({ group: 'admissionregistration.k8s.io', resource }),
+  ),
+);
+
+export function isPolicyConfigurationResource(gr: GroupResource): boolean {
+  return policyConfigurationResources.some((r) => r.group === gr.group && r.resource === gr.resource);
+}
+
+export type PolicyScope =
+  /** not for policies at all */
+  | 'none'
+  /** the policy resources: static policies only */
+  | 'static'
+  | 'all';
+
+/** Which policies may see a request. Unlike webhooks, policies skip the virtual resources whatever the gates say. */
+export function policyScopeOf(attrs: AdmissionAttributes, excluded: readonly GroupResource[] = excludedVirtualResources): PolicyScope {
+  const gr = { group: attrs.resource.group, resource: attrs.resource.resource };
+  if (isExcludedVirtualResource(gr, excluded)) return 'none';
+  if (isPolicyConfigurationResource(gr)) return 'static';
+  return 'all';
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** admission.Handler.WaitForReady, then kube's refusal (admission.NewForbidden) when the sources never loaded. */
+export async function waitUntilSynced(hasSynced: () => boolean, attrs: AdmissionAttributes, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!hasSynced()) {
+    if (Date.now() >= deadline) throw forbiddenFor(attrs, 'not yet ready to handle request');
+    await sleep(Math.min(100, Math.max(1, deadline - Date.now())));
+  }
+}
+
+/** admission.NewForbidden: the request's resource and name ("Unknown" when the object has none yet). */
+export function forbiddenFor(attrs: AdmissionAttributes, why: string) {
+  const name = attrs.name || attrs.object?.metadata?.name || 'Unknown';
+  return errors.forbidden({ group: attrs.resource.group, resource: attrs.resource.resource }, name, why);
+}
+
+/**
+ * The request's namespace, looked up at most once per request (kube's namespace lister): for the selectors'
+ * labels and for `namespaceObject`.
+ */
+export class RequestNamespace {
+  private fetched?: Promise<KubeObject | undefined>;
+
+  constructor(
+    private readonly attrs: AdmissionAttributes,
+    private readonly getNamespace: (name: string) => Promise<KubeObject | undefined>,
+  ) {}
+
+  get(name: string): Promise<KubeObject | undefined> {
+    if (name !== this.attrs.namespace) return this.getNamespace(name);
+    if (!this.fetched) this.fetched = this.getNamespace(name);
+    return this.fetched;
+  }
+
+  /**
+   * namespace.Matcher.GetNamespaceLabels: a Namespace being deleted is matched on its stored labels, anything
+   * else on its namespace's. (A Namespace being created or updated is matched on its own new labels by the
+   * selector code itself.)
+   */
+  async labels(): Promise<Record<string, string> | undefined> {
+    const a = this.attrs;
+    if (a.resource.group === '' && a.resource.resource === 'namespaces' && a.subresource === '' && a.operation === 'DELETE' && a.oldObject) return a.oldObject.metadata?.labels ?? {};
+    const name = a.namespace || (a.resource.resource === 'namespaces' ? a.name : '');
+    const ns = await this.get(name);
+    return ns ? (ns.metadata?.labels ?? {}) : undefined;
+  }
+}

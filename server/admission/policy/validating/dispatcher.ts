@@ -1,0 +1,252 @@
+// kube's validating.dispatcher.Dispatch: for every (policy, binding, param) that applies to the request, the
+// validations' decisions go where the binding's validationActions send them — Deny into the request's denial,
+// Warn into a Warning header, Audit into the validation_failure audit annotation — and the auditAnnotations are
+// published as "<policy>/<key>". Configuration errors (a selector that cannot be evaluated, missing params, an
+// unknown paramKind) follow the policy's failurePolicy. The first denial becomes the request's error.
+import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidationAction } from '../../../api/admissionregistration.js';
+import { errors, type StatusError } from '../../../api/errors.js';
+import type { KubeObject } from '../../../api/types.js';
+import type { Logger } from '../../../log.js';
+import type { AdmissionAttributes } from '../../attributes.js';
+import type { CelAuthorizer } from '../../cel/environment.js';
+import type { EquivalentResourceMapper } from '../../matching/equivalence.js';
+import { addAuditAnnotation, addWarnings, goJsonMarshal } from '../../webhook/dispatch.js';
+import type { MatchConditionObserver } from '../generic/match-conditions.js';
+import { bindingMatches, definitionMatches, type PolicyMatchContext } from '../generic/matching.js';
+import { collectParams } from '../generic/params.js';
+import { admissionRequestFor, namespaceNameFor } from '../generic/request.js';
+import { forbiddenFor, type RequestNamespace } from '../generic/scope.js';
+import type { ParamLookup, PolicyHook } from '../generic/types.js';
+import type { EnforcementAction, ValidatingAdmissionPolicyMetrics, ValidationErrorType } from '../metrics.js';
+import type { ValidatingPolicyEvaluator } from './compile.js';
+import { validatePolicy, type PolicyDecision, type ValidateOptions, type ValidateResult } from './validator.js';
+
+export type ValidatingPolicyHook = PolicyHook<ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidatingPolicyEvaluator>;
+
+/** The audit annotation a failed validation of a binding with the Audit action writes. */
+export const validationFailureAnnotationKey = 'validation.policy.admission.k8s.io/validation_failure';
+/** Published audit annotation values are cut to 10 kB. */
+export const maxAuditAnnotationValueLength = 10 * 1024;
+
+export interface ValidatingDispatchDeps {
+  params: Pick<ParamLookup, 'get' | 'list'>;
+  namespace: RequestNamespace;
+  equivalentResources?: EquivalentResourceMapper;
+  /** the request's `authorizer` (kube's caching authorizer, one per request) */
+  authorizer?: CelAuthorizer;
+  metrics?: ValidatingAdmissionPolicyMetrics;
+  matchConditionObserver?: (policyName: string) => MatchConditionObserver;
+  validateOptions?: ValidateOptions;
+  logger?: Logger;
+}
+
+interface DeniedDecision {
+  policy: string;
+  binding?: string;
+  message: string;
+  reason?: string;
+}
+
+/** ErrorType: how the metrics label a decision (a false validation is an invalid_error too). */
+export function errorTypeOf(decision: Pick<PolicyDecision, 'evaluation' | 'message'>): ValidationErrorType {
+  if (decision.evaluation === 'admit') return 'no_error';
+  if (decision.message.startsWith('compilation')) return 'compile_error';
+  if (decision.message.startsWith('validation failed due to running out of cost budget')) return 'out_of_budget';
+  return 'invalid_error';
+}
+
+/** reasonToCode */
+function codeFor(reason: string): number {
+  switch (reason) {
+    case 'Forbidden':
+      return 403;
+    case 'Unauthorized':
+      return 401;
+    case 'RequestEntityTooLarge':
+      return 413;
+    default:
+      return 422;
+  }
+}
+
+/** The request's denial: admission.NewForbidden with the decision's reason and code, and the message as a cause. */
+export function denialError(attrs: AdmissionAttributes, denied: DeniedDecision): StatusError {
+  const message = denied.binding !== undefined
+    ? `ValidatingAdmissionPolicy '${denied.policy}' with binding '${denied.binding}' denied request: ${denied.message}`
+    : `ValidatingAdmissionPolicy '${denied.policy}' denied request: ${denied.message}`;
+  const err = forbiddenFor(attrs, message);
+  const reason = denied.reason || 'Invalid';
+  err.status.reason = reason;
+  err.status.code = codeFor(reason);
+  err.status.details = { ...err.status.details, causes: [...(err.status.details?.causes ?? []), { message }] };
+  return err;
+}
+
+// Go truncates the string's bytes: value[:maxAuditAnnotationValueLength]
+function truncateBytes(value: string, max: number): string {
+  const bytes = Buffer.from(value, 'utf8');
+  return bytes.length <= max ? value : bytes.subarray(0, max).toString('utf8');
+}
+
+/** auditAnnotationCollector: a key's distinct values from several bindings (or params) are joined with ", ". */
+class AuditAnnotationCollector {
+  private readonly values = new Map<string, string[]>();
+
+  add(key: string, value: string): void {
+    const list = this.values.get(key) ?? [];
+    if (!list.includes(value)) list.push(value);
+    this.values.set(key, list);
+  }
+
+  publish(policyName: string, attrs: AdmissionAttributes, logger?: Logger): void {
+    for (const [key, values] of this.values) addAuditAnnotation(attrs, `${policyName}/${key}`, values.length === 1 ? values[0]! : values.join(', '), logger);
+  }
+}
+
+// publishValidationFailureAnnotation: a list, "since in the future we may need to support multiple failures";
+// a second failure in the same request cannot overwrite the first (AddAnnotation refuses).
+function publishValidationFailure(attrs: AdmissionAttributes, binding: ValidatingAdmissionPolicyBinding, expressionIndex: number, message: string, logger?: Logger): void {
+  const value = goJsonMarshal([
+    {
+      message,
+      policy: binding.spec?.policyName ?? '',
+      binding: binding.metadata?.name ?? '',
+      expressionIndex,
+      validationActions: binding.spec?.validationActions ?? null,
+    },
+  ]);
+  addAuditAnnotation(attrs, validationFailureAnnotationKey, value, logger);
+}
+
+// A parameter always carries its type meta, as kube's wrappedParam ensures for typed objects.
+function withTypeMeta(param: KubeObject | null, policy: ValidatingAdmissionPolicy): KubeObject | null {
+  if (!param || (param.apiVersion && param.kind)) return param;
+  return { ...param, apiVersion: param.apiVersion || (policy.spec?.paramKind?.apiVersion ?? ''), kind: param.kind || (policy.spec?.paramKind?.kind ?? '') };
+}
+
+export async function dispatchValidatingPolicies(hooks: readonly ValidatingPolicyHook[], attrs: AdmissionAttributes, deps: ValidatingDispatchDeps): Promise<void> {
+  const denied: DeniedDecision[] = [];
+  const observe = (action: EnforcementAction, policy: string, binding: string, d: Pick<PolicyDecision, 'evaluation' | 'message' | 'elapsedSeconds'>): void =>
+    deps.metrics?.observe(action, policy, binding, errorTypeOf(d), d.elapsedSeconds);
+
+  const addConfigError = (message: string, policy: ValidatingAdmissionPolicy, binding?: ValidatingAdmissionPolicyBinding): void => {
+    const policyName = policy.metadata?.name ?? '';
+    const fp = policy.spec?.failurePolicy ?? 'Fail';
+    const bindingName = binding ? (binding.metadata?.name ?? '') : undefined;
+    if (fp === 'Ignore') return;
+    if (fp === 'Fail') denied.push({ policy: policyName, ...(bindingName !== undefined ? { binding: bindingName } : {}), message: `failed to configure ${binding ? 'binding' : 'policy'}: ${message}` });
+    else denied.push({ policy: policyName, ...(bindingName !== undefined ? { binding: bindingName } : {}), message: `unrecognized failure policy: '${fp}'` });
+  };
+
+  const matchCtx: PolicyMatchContext = {
+    namespaceLabels: () => deps.namespace.labels(),
+    ...(deps.equivalentResources ? { equivalentResources: deps.equivalentResources } : {}),
+  };
+
+  for (const hook of hooks) {
+    const policy = hook.policy.object;
+    const policyName = policy.metadata?.name ?? '';
+    const definition = await definitionMatches(policy.spec?.matchConstraints, attrs, matchCtx);
+    if (!definition.matches) {
+      if (definition.error) addConfigError(definition.error.message, policy);
+      continue;
+    }
+    if (hook.configurationError) {
+      addConfigError(hook.configurationError, policy);
+      continue;
+    }
+
+    const collector = new AuditAnnotationCollector();
+    for (const bindingItem of hook.bindings) {
+      const binding = bindingItem.object;
+      const bindingName = binding.metadata?.name ?? '';
+      const bm = await bindingMatches(binding.spec?.matchResources, attrs, matchCtx);
+      if (bm.error) {
+        addConfigError(bm.error.message, policy, binding);
+        continue;
+      }
+      if (!bm.matches) continue;
+
+      const params = await collectParams(policy.spec?.paramKind, hook.paramResource, binding.spec?.paramRef, attrs.namespace, deps.params);
+      if (!params.ok) {
+        addConfigError(params.error, policy, binding);
+        continue;
+      }
+
+      let namespace: KubeObject | undefined;
+      const namespaceName = namespaceNameFor(attrs);
+      if (namespaceName !== '') {
+        namespace = await deps.namespace.get(namespaceName);
+        // kube returns the lookup's NotFound as the request's error
+        if (!namespace) throw errors.notFound({ group: '', resource: 'namespaces' }, namespaceName);
+      }
+
+      const results: ValidateResult[] = [];
+      for (const param of params.params) {
+        results.push(
+          validatePolicy(
+            hook.evaluator,
+            {
+              object: attrs.object ?? null,
+              oldObject: attrs.oldObject ?? null,
+              request: admissionRequestFor(attrs, definition.resource, definition.kind),
+              params: withTypeMeta(param, policy),
+              namespace,
+              ...(deps.authorizer ? { authorizer: deps.authorizer } : {}),
+            },
+            {
+              ...deps.validateOptions,
+              ...(deps.matchConditionObserver ? { matchConditionObserver: deps.matchConditionObserver(policyName) } : {}),
+            },
+          ),
+        );
+      }
+
+      const actions: readonly ValidationAction[] = binding.spec?.validationActions ?? [];
+      for (const result of results) {
+        result.decisions.forEach((decision, i) => {
+          if (decision.action === 'admit') {
+            // kube counts only the evaluation errors that failurePolicy Ignore let through
+            if (decision.evaluation === 'error') observe('allow', policyName, bindingName, decision);
+            return;
+          }
+          for (const action of actions) {
+            switch (action) {
+              case 'Deny':
+                denied.push({ policy: policyName, binding: bindingName, message: decision.message, ...(decision.reason ? { reason: decision.reason } : {}) });
+                observe('deny', policyName, bindingName, decision);
+                break;
+              case 'Audit':
+                publishValidationFailure(attrs, binding, i, decision.message, deps.logger);
+                observe('audit', policyName, bindingName, decision);
+                break;
+              case 'Warn':
+                addWarnings(attrs, [`Validation failed for ValidatingAdmissionPolicy '${policyName}' with binding '${bindingName}': ${decision.message}`]);
+                observe('warn', policyName, bindingName, decision);
+                break;
+            }
+          }
+        });
+        for (const annotation of result.auditAnnotations) {
+          switch (annotation.action) {
+            case 'publish':
+              collector.add(annotation.key, truncateBytes(annotation.value, maxAuditAnnotationValueLength));
+              break;
+            case 'error': {
+              // under failurePolicy Fail an audit annotation error denies, whatever the validationActions
+              const d = { evaluation: 'error' as const, message: annotation.error, elapsedSeconds: annotation.elapsedSeconds };
+              denied.push({ policy: policyName, binding: bindingName, message: annotation.error });
+              observe('deny', policyName, bindingName, d);
+              break;
+            }
+            case 'exclude':
+              break;
+          }
+        }
+      }
+    }
+    collector.publish(policyName, attrs, deps.logger);
+  }
+
+  if (denied.length > 0) throw denialError(attrs, denied[0]!);
+}

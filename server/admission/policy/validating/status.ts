@@ -1,0 +1,126 @@
+// The ValidatingAdmissionPolicy status controller kube-controller-manager runs
+// (pkg/controller/validatingadmissionpolicystatus): for every policy whose generation is newer than
+// status.observedGeneration it type-checks the expressions and applies `status.observedGeneration` and
+// `status.typeChecking` (expressionWarnings only when there are some), leaving the conditions to their owners.
+// Type checking needs the schemas of the matched kinds; it is pluggable here, and without a checker the status
+// says "checked, no warnings" — which is what kube writes too for kinds it has no schema for.
+import type { ExpressionWarning, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyStatus } from '../../../api/admissionregistration.js';
+import type { KubeObject, UserInfo } from '../../../api/types.js';
+import { metaOf } from '../../../registry/object-fields.js';
+import { newRequestContext } from '../../../registry/request-context.js';
+import type { ResourceStore } from '../../../registry/store.js';
+import type { StorageWatch } from '../../../storage/interface.js';
+
+/**
+ * TypeChecker.Check: warnings for spec.validations[i].expression and .messageExpression, each
+ * "<group>/<version>, Kind=<kind>: ERROR: <input>:1:22: found no matching overload for '_>_' applied to '(int, string)'…".
+ */
+export type PolicyTypeChecker = (policy: ValidatingAdmissionPolicy) => ExpressionWarning[];
+
+const controllerUser: UserInfo = { username: 'system:serviceaccount:kube-system:validatingadmissionpolicy-status-controller', groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'] };
+
+/** Whether the controller has work for this policy (reconcile's first check). */
+export function needsTypeChecking(policy: ValidatingAdmissionPolicy): boolean {
+  return (policy.metadata?.generation ?? 0) > (policy.status?.observedGeneration ?? 0);
+}
+
+/** The status the controller applies: observedGeneration and typeChecking replaced, other fields kept. */
+export function typeCheckedStatus(policy: ValidatingAdmissionPolicy, typeCheck?: PolicyTypeChecker): ValidatingAdmissionPolicyStatus {
+  const warnings = typeCheck?.(policy) ?? [];
+  return {
+    ...(policy.status ?? {}),
+    observedGeneration: policy.metadata?.generation ?? 0,
+    typeChecking: warnings.length > 0 ? { expressionWarnings: warnings.map((w) => ({ fieldRef: w.fieldRef, warning: w.warning })) } : {},
+  };
+}
+
+export interface PolicyStatusControllerDeps {
+  store: ResourceStore;
+  typeCheck?: PolicyTypeChecker;
+  log(msg: string, fields?: Record<string, unknown>): void;
+  retryMs?: number;
+}
+
+export class ValidatingAdmissionPolicyStatusController {
+  private watch?: StorageWatch;
+  private stopped = false;
+  private readonly queued = new Set<string>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(private readonly deps: PolicyStatusControllerDeps) {}
+
+  /** Reconciles every stored policy, then follows changes. */
+  async start(): Promise<void> {
+    if (this.stopped) return;
+    const ctx = newRequestContext(controllerUser, '');
+    try {
+      const list = await this.deps.store.list(ctx, {});
+      for (const p of list.items) this.enqueue(p);
+      this.watch = this.deps.store.watch(ctx, list.metadata.resourceVersion ?? '0', {
+        onEvent: (e) => {
+          if (e.type !== 'DELETED') this.enqueue(e.object);
+        },
+        onError: (err) => {
+          this.deps.log('validatingadmissionpolicy status controller watch ended; restarting', { error: err.message });
+          this.later(() => void this.start(), this.deps.retryMs ?? 1000);
+        },
+      });
+    } catch (err) {
+      this.deps.log('validatingadmissionpolicy status controller could not list policies; retrying', { error: (err as Error).message });
+      this.later(() => void this.start(), this.deps.retryMs ?? 1000);
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.watch?.stop();
+    for (const t of this.timers) clearTimeout(t);
+  }
+
+  private later(fn: () => void, ms: number): void {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      if (!this.stopped) fn();
+    }, ms);
+    t.unref();
+    this.timers.add(t);
+  }
+
+  private enqueue(obj: KubeObject): void {
+    const policy = obj as ValidatingAdmissionPolicy;
+    if (!needsTypeChecking(policy)) return;
+    const name = metaOf(obj).name ?? '';
+    if (this.queued.has(name)) return;
+    this.queued.add(name);
+    void this.reconcile(name).finally(() => this.queued.delete(name));
+  }
+
+  private async reconcile(name: string): Promise<void> {
+    const ctx = newRequestContext(controllerUser, '');
+    try {
+      await this.deps.store.update(
+        ctx,
+        name,
+        'status',
+        (current) => {
+          const policy = current as ValidatingAdmissionPolicy;
+          if (needsTypeChecking(policy)) policy.status = typeCheckedStatus(policy, this.deps.typeCheck);
+          return policy;
+        },
+        { kind: 'UpdateOptions', apiVersion: 'meta.k8s.io/v1', fieldManager: 'validatingadmissionpolicy-status-controller' },
+        false,
+      );
+    } catch (err) {
+      // deleted meanwhile: nothing to do; anything else is retried
+      if ((err as { code?: number }).code === 404) return;
+      this.deps.log('updating validatingadmissionpolicy status failed; retrying', { policy: name, error: (err as Error).message });
+      this.later(() => this.schedule(name), this.deps.retryMs ?? 1000);
+    }
+  }
+
+  private schedule(name: string): void {
+    if (this.queued.has(name)) return;
+    this.queued.add(name);
+    void this.reconcile(name).finally(() => this.queued.delete(name));
+  }
+}
