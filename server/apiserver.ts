@@ -169,7 +169,11 @@ export class ApiServer {
     }
     const validating = this.webhookSource('ValidatingAdmissionWebhook', this.apiSource<WebhookAccessor>('validatingwebhookconfigurations', (o) => webhookAccessorsOf(o, 'validating', 'api')));
     const mutating = this.webhookSource('MutatingAdmissionWebhook', this.apiSource<WebhookAccessor>('mutatingwebhookconfigurations', (o) => webhookAccessorsOf(o, 'mutating', 'api')));
-    const namespaces = this.storeFor(this.index.lookup('', 'v1', 'namespaces')!);
+    const namespacesInfo = this.index.lookup('', 'v1', 'namespaces')!;
+    const namespaces = this.storeFor(namespacesInfo);
+    const namespaceCache = new ApiConfigurationSource<KubeObject>({ store: namespaces, itemsOf: () => [], log: (m, f) => config.log.info(m, f) });
+    this.writeObservers.set(gvrKey(namespacesInfo.group, namespacesInfo.version, namespacesInfo.resource), (type, obj) => namespaceCache.observe(type, obj));
+    this.sources.push(namespaceCache as ApiConfigurationSource<unknown>);
     const validatingPolicies = validatingPolicyApiSources((resource, itemsOf) => this.apiSource(resource, itemsOf));
     const vapManifests = this.manifestControllers.get('ValidatingAdmissionPolicy');
     const staticVap = vapManifests ? staticPolicySources<ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding>(vapManifests) : undefined;
@@ -183,6 +187,10 @@ export class ApiServer {
         mutatingClient: createWebhookClient(config.admission.mutatingWebhookClient),
       },
       getNamespace: async (name) => {
+        // kube's admission reads namespaces from an informer cache, so it keeps working while etcd is down;
+        // a namespace not in the cache yet (just created elsewhere) is looked up live.
+        const cached = namespaceCache.get(name);
+        if (cached) return cached;
         try {
           return await namespaces.get(newRequestContext(systemUser, ''), name);
         } catch (err) {

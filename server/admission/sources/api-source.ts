@@ -35,6 +35,11 @@ export class ApiConfigurationSource<T> implements ConfigurationSource<T> {
     return this.current;
   }
 
+  /** The last known version of one object (an informer's lister Get). */
+  get(name: string): KubeObject | undefined {
+    return this.objects.get(name);
+  }
+
   hasSynced(): boolean {
     return this.synced;
   }
