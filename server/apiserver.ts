@@ -8,7 +8,8 @@ import { kubernetesCelEnvironment } from './admission/cel/kubernetes.js';
 import type { CelEnvironment } from './admission/cel/environment.js';
 import { storeParamLookup } from './admission/policy/generic/store-params.js';
 import { newValidatingAdmissionPolicyMetrics } from './admission/policy/metrics.js';
-import { validatingPolicyApiSources } from './admission/policy/sources.js';
+import { newMutatingAdmissionPolicyMetrics } from './admission/policy/mutating/metrics.js';
+import { mutatingPolicyApiSources, validatingPolicyApiSources } from './admission/policy/sources.js';
 import { ValidatingAdmissionPolicyStatusController } from './admission/policy/validating/status.js';
 import type { AdmissionChain } from './admission/chain.js';
 import { ApiConfigurationSource, compositeSource, type WriteEventType } from './admission/sources/api-source.js';
@@ -19,7 +20,12 @@ import { staticPolicySources, staticWebhookSource } from './admission/manifest/s
 import { policyKindHandlers, webhookKindHandlers } from './admission/manifest/plugins.js';
 import { compositePolicySources } from './admission/policy/sources.js';
 import { celWebhookMatchConditions, compileWebhookMatchCondition } from './admission/webhook/match-conditions.js';
-import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from './api/admissionregistration.js';
+import type {
+  MutatingAdmissionPolicy,
+  MutatingAdmissionPolicyBinding,
+  ValidatingAdmissionPolicy,
+  ValidatingAdmissionPolicyBinding,
+} from './api/admissionregistration.js';
 import type { ConfigurationSource } from './admission/sources/source.js';
 import { readinessGate } from './http/readiness-gate.js';
 import { webhookAccessorsOf } from './admission/sources/webhook-accessors.js';
@@ -177,6 +183,11 @@ export class ApiServer {
     const validatingPolicies = validatingPolicyApiSources((resource, itemsOf) => this.apiSource(resource, itemsOf));
     const vapManifests = this.manifestControllers.get('ValidatingAdmissionPolicy');
     const staticVap = vapManifests ? staticPolicySources<ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding>(vapManifests) : undefined;
+    // kube's MutatingAdmissionPolicy plugin does nothing while its gate is off (InspectFeatureGates)
+    const mapEnabled = config.featureGates.enabled('MutatingAdmissionPolicy');
+    const mutatingPolicies = mapEnabled ? mutatingPolicyApiSources((resource, itemsOf) => this.apiSource(resource, itemsOf)) : undefined;
+    const mapManifests = mapEnabled ? this.manifestControllers.get('MutatingAdmissionPolicy') : undefined;
+    const staticMap = mapManifests ? staticPolicySources<MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding>(mapManifests) : undefined;
     this.chain = buildAdmissionChain({
       plugins: config.admission.plugins,
       metrics: newAdmissionMetrics(this.metrics.registry),
@@ -215,6 +226,14 @@ export class ApiServer {
         params: storeParamLookup(this.index, (i) => this.storeFor(i)),
         metrics: newValidatingAdmissionPolicyMetrics(this.metrics.registry),
         authorizer: config.authz,
+        ...(mutatingPolicies
+          ? {
+              // static manifests first, then the REST-registered policies
+              mutating: staticMap ? compositePolicySources(staticMap, mutatingPolicies) : mutatingPolicies,
+              ...(staticMap ? { mutatingStatic: staticMap } : {}),
+              mutatingMetrics: newMutatingAdmissionPolicyMetrics(this.metrics.registry),
+            }
+          : {}),
       },
     });
     for (const source of this.sources) void source.start();

@@ -15,7 +15,9 @@ import type { CelEnvironment } from './cel/environment.js';
 import { requestAuthorizer } from './policy/generic/authorizer.js';
 import type { ParamLookup } from './policy/generic/types.js';
 import type { ValidatingAdmissionPolicyMetrics } from './policy/metrics.js';
-import type { ValidatingPolicySources } from './policy/sources.js';
+import type { MutatingAdmissionPolicyMetrics } from './policy/mutating/metrics.js';
+import { MutatingAdmissionPolicyPlugin } from './policy/mutating/plugin.js';
+import type { MutatingPolicySources, ValidatingPolicySources } from './policy/sources.js';
 import { ValidatingAdmissionPolicyPlugin } from './policy/validating/plugin.js';
 import type { WebhookClient } from './webhook/client.js';
 import type { MatchConditionsEvaluator } from './webhook/dispatch.js';
@@ -50,6 +52,11 @@ export interface AdmissionChainDeps {
     metrics: ValidatingAdmissionPolicyMetrics;
     /** answers the `authorizer` CEL variable */
     authorizer?: Authorizer;
+    /** every MutatingAdmissionPolicy and binding, static ones first; absent when the MutatingAdmissionPolicy gate is off */
+    mutating?: MutatingPolicySources;
+    /** the static ones alone, when manifests are configured (KEP-5793) */
+    mutatingStatic?: MutatingPolicySources;
+    mutatingMetrics?: MutatingAdmissionPolicyMetrics;
   };
 }
 
@@ -82,6 +89,22 @@ export function buildAdmissionChain(deps: AdmissionChainDeps): OrderedAdmissionC
         ...(policies.authorizer ? { authorizerFor: (attrs: AdmissionAttributes) => requestAuthorizer(policies.authorizer!, attrs) } : {}),
         logger: deps.log,
       });
+    const mutating = policies.mutating;
+    if (mutating) {
+      factories['MutatingAdmissionPolicy'] = () =>
+        new MutatingAdmissionPolicyPlugin({
+          sources: mutating,
+          ...(policies.mutatingStatic ? { staticSources: policies.mutatingStatic } : {}),
+          cel: policies.cel,
+          params: policies.params,
+          getNamespace: deps.getNamespace,
+          // kube defaults the object after each mutation, as it does after each webhook patch
+          defaultObject: deps.defaultObject,
+          ...(policies.mutatingMetrics ? { metrics: policies.mutatingMetrics } : {}),
+          admissionMetrics: deps.metrics,
+          ...(policies.authorizer ? { authorizerFor: (attrs: AdmissionAttributes) => requestAuthorizer(policies.authorizer!, attrs) } : {}),
+        });
+    }
   }
   const plugins = deps.plugins.filter((name) => factories[name]).map((name) => factories[name]!());
   deps.log.info('admission chain', { plugins: plugins.map((p) => p.name) });

@@ -34,6 +34,7 @@ export function jsonPatchOperationsOf(value: unknown): JsonPatchOperationsResult
 }
 
 export type JsonPatchMutationResult =
+  /** applied false: a test operation failed and the object is returned unchanged (as a copy) */
   | { ok: true; object: KubeObject; applied: boolean }
   | { ok: false; error: string };
 
@@ -48,7 +49,7 @@ export function applyJsonPatchMutation(object: KubeObject, operations: JsonPatch
   const applied = applyJsonPatch(object, operations);
   if (!applied.ok) {
     // a failed test operation means the patch must not be applied
-    if (isTestFailure(applied.error)) return { ok: true, object, applied: false };
+    if (isTestFailure(applied.error)) return { ok: true, object: structuredClone(object), applied: false };
     return { ok: false, error: `JSON Patch: ${applied.error}` };
   }
   if (!isMap(applied.document)) return { ok: false, error: 'JSON Patch: the patched document is not an object' };

@@ -1,0 +1,106 @@
+// The MutatingAdmissionPolicy admission plugin (admit phase; kube's recommended order runs it before
+// MutatingAdmissionWebhook): kube's generic.Plugin.Dispatch (which requests policies see, readiness) around the
+// mutating dispatcher. It handles CREATE, UPDATE and CONNECT — there is no object to mutate on DELETE.
+import type { MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding } from '../../../api/admissionregistration.js';
+import type { GroupResource } from '../../../api/errors.js';
+import type { KubeObject } from '../../../api/types.js';
+import type { AdmissionMetrics } from '../../../metrics/admission.js';
+import type { AdmissionAttributes, AdmissionOperation } from '../../attributes.js';
+import type { CelAuthorizer, CelEnvironment } from '../../cel/environment.js';
+import type { AdmissionPlugin } from '../../chain.js';
+import type { EquivalentResourceMapper } from '../../matching/equivalence.js';
+import { PolicyHookSource } from '../generic/hooks.js';
+import { policyScopeOf, RequestNamespace, waitUntilSynced } from '../generic/scope.js';
+import type { ParamLookup } from '../generic/types.js';
+import type { MutatingPolicySources } from '../sources.js';
+import { compileMutatingPolicy, type MutatingPolicyEvaluator } from './compile.js';
+import { dispatchMutatingPolicies, mutatingAdmissionPolicyPluginName } from './dispatcher.js';
+import type { MutatingAdmissionPolicyMetrics } from './metrics.js';
+
+export interface MutatingAdmissionPolicyPluginOptions {
+  /** every policy and binding: the static (manifest) ones first, then the API ones */
+  sources: MutatingPolicySources;
+  /** the static ones alone, when manifests are configured: the only policies that see the policy resources */
+  staticSources?: MutatingPolicySources;
+  cel: CelEnvironment;
+  params: ParamLookup;
+  /** a namespace object; undefined when it does not exist */
+  getNamespace(name: string): Promise<KubeObject | undefined>;
+  /** the resource's defaulting, run on the object after each mutation, as for mutating webhooks */
+  defaultObject?(object: KubeObject, attrs: AdmissionAttributes): KubeObject | void;
+  metrics?: MutatingAdmissionPolicyMetrics;
+  /** apiserver_admission_match_condition_* (kind "policy") */
+  admissionMetrics?: AdmissionMetrics;
+  /** the `authorizer` variable for one request; without it expressions using `authorizer` fail at runtime */
+  authorizerFor?(attrs: AdmissionAttributes): CelAuthorizer | undefined;
+  equivalentResources?: EquivalentResourceMapper;
+  /** the virtual resources policies never see (kube's excluded admission resources) */
+  excludedResources?: readonly GroupResource[];
+  /** how long a request waits for the sources' first load before it is refused (kube: 10 s) */
+  readyTimeoutMs?: number;
+  /** cost budgets, for tests */
+  runtimeCostBudget?: number;
+  matchConditionBudget?: number;
+}
+
+type Hooks = PolicyHookSource<MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding, MutatingPolicyEvaluator>;
+
+const handledOperations: readonly AdmissionOperation[] = ['CREATE', 'UPDATE', 'CONNECT'];
+
+export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
+  readonly name = mutatingAdmissionPolicyPluginName;
+  private readonly hooks: Hooks;
+  private readonly staticHooks?: Hooks;
+
+  constructor(private readonly opts: MutatingAdmissionPolicyPluginOptions) {
+    const hookOptions = {
+      compile: (p: MutatingAdmissionPolicy) => compileMutatingPolicy(p, opts.cel),
+      paramKindOf: (p: MutatingAdmissionPolicy) => p.spec?.paramKind ?? undefined,
+      params: opts.params,
+    };
+    this.hooks = new PolicyHookSource(opts.sources, hookOptions);
+    if (opts.staticSources) this.staticHooks = new PolicyHookSource(opts.staticSources, hookOptions);
+  }
+
+  handles(operation: AdmissionOperation): boolean {
+    // admission.NewHandler(Create, Update, Connect)
+    return handledOperations.includes(operation);
+  }
+
+  async admit(attrs: AdmissionAttributes): Promise<void> {
+    const { opts } = this;
+    const scope = policyScopeOf(attrs, opts.excludedResources);
+    if (scope === 'none') return;
+    let source: Hooks;
+    if (scope === 'static') {
+      // API policies never see the policy resources; static ones protect them
+      if (!this.staticHooks) return;
+      source = this.staticHooks;
+    } else source = this.hooks;
+    await waitUntilSynced(() => source.hasSynced(), attrs, opts.readyTimeoutMs ?? 10_000);
+    const hooks = source.hooks();
+    if (hooks.length === 0) return;
+
+    const authorizer = opts.authorizerFor?.(attrs);
+    const metrics = opts.admissionMetrics;
+    await dispatchMutatingPolicies(hooks, attrs, {
+      params: opts.params,
+      namespace: new RequestNamespace(attrs, opts.getNamespace),
+      ...(opts.equivalentResources ? { equivalentResources: opts.equivalentResources } : {}),
+      ...(authorizer ? { authorizer } : {}),
+      ...(opts.metrics ? { metrics: opts.metrics } : {}),
+      ...(opts.defaultObject ? { defaultObject: (o: KubeObject, a: AdmissionAttributes) => opts.defaultObject!(o, a) } : {}),
+      ...(metrics
+        ? {
+            // kube's MAP compiler registers its matcher as type "validate", as the validating one does
+            matchConditionObserver: (policyName: string) => ({
+              evalError: () => metrics.observeMatchConditionEvalError(policyName, 'policy', 'validate', attrs.operation),
+              evaluationTime: (seconds: number) => metrics.observeMatchConditionEvaluationTime(policyName, 'policy', 'validate', attrs.operation, seconds),
+            }),
+          }
+        : {}),
+      ...(opts.runtimeCostBudget !== undefined ? { runtimeCostBudget: opts.runtimeCostBudget } : {}),
+      ...(opts.matchConditionBudget !== undefined ? { matchConditionBudget: opts.matchConditionBudget } : {}),
+    });
+  }
+}
