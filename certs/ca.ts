@@ -1,6 +1,8 @@
 // A self-signed certificate authority for the apiserver's serving and client certificates. EC P-256 with
 // SHA-256: generated in milliseconds, and accepted by Node's TLS, Go clients (kubectl) and client-node.
-import { generate } from 'selfsigned';
+// selfsigned (and its x509 stack) loads only when a certificate is generated: a restart that reuses --cert-dir
+// never pays for it.
+const loadSelfsigned = () => import('selfsigned');
 
 /** A PEM certificate and its PEM (PKCS#8) private key. */
 export interface CertKeyPair {
@@ -40,7 +42,7 @@ export function escapeDnValue(v: string): string {
 }
 
 export async function generateCA(opts: CAOptions = {}): Promise<CertKeyPair> {
-  const pems = await generate([{ name: 'commonName', value: escapeDnValue(opts.commonName ?? 'kube-admission-harness-ca') }], {
+  const pems = await (await loadSelfsigned()).generate([{ name: 'commonName', value: escapeDnValue(opts.commonName ?? 'kube-admission-harness-ca') }], {
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',

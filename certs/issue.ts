@@ -1,7 +1,9 @@
 // Leaf certificates signed by a CertKeyPair CA: serving certificates (serverAuth, SANs for names and IPs) and
 // client certificates whose subject kube-apiserver's x509 authenticator reads as user (CN) and groups (O).
 import { isIP } from 'node:net';
-import { generate } from 'selfsigned';
+// selfsigned (and its x509 stack) loads only when a certificate is generated: a restart that reuses --cert-dir
+// never pays for it.
+const loadSelfsigned = () => import('selfsigned');
 import { escapeDnValue, validityWindow, type CertKeyPair, type ValidityOptions } from './ca.js';
 
 export const defaultServingHosts: readonly string[] = ['localhost', '127.0.0.1', '::1'];
@@ -37,7 +39,7 @@ export async function issueServingCert(ca: CertKeyPair, opts: ServingCertOptions
   const { dnsNames, ips } = splitHosts(hosts);
   if (dnsNames.length === 0 && ips.length === 0) throw new Error('a serving certificate needs at least one host');
   const commonName = opts.commonName ?? dnsNames[0] ?? ips[0]!;
-  const pems = await generate([{ name: 'commonName', value: escapeDnValue(commonName) }], {
+  const pems = await (await loadSelfsigned()).generate([{ name: 'commonName', value: escapeDnValue(commonName) }], {
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',
@@ -62,7 +64,7 @@ export async function issueClientCert(ca: CertKeyPair, opts: ClientCertOptions):
     { name: 'commonName', value: escapeDnValue(opts.user) },
     ...(opts.groups ?? []).map((g) => ({ name: 'organizationName', value: escapeDnValue(g) })),
   ];
-  const pems = await generate(subject, {
+  const pems = await (await loadSelfsigned()).generate(subject, {
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',

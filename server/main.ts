@@ -14,7 +14,6 @@ import { parseManifestControllerEnv } from './admission/manifest/controller.js';
 import { manifestPluginNames, type ManifestPlugin } from './admission/manifest/plugins.js';
 import { serviceResolverFor } from './admission/webhook/client.js';
 import { loadAdmissionConfiguration, parseServerOptions, serverOptionsUsage, type AdmissionConfig, type ServerOptions } from './options/index.js';
-import { Etcd3Storage } from './storage/etcd3.js';
 import type { Storage } from './storage/interface.js';
 import { MemoryStorage } from './storage/memory.js';
 
@@ -24,8 +23,10 @@ export class StartupError extends Error {
   }
 }
 
-function buildStorage(o: ServerOptions): Storage {
+/** The etcd client (gRPC, protobuf) loads only for the etcd3 backend: memory storage starts without it. */
+async function buildStorage(o: ServerOptions): Promise<Storage> {
   if (o.etcd.storageBackend === 'memory') return new MemoryStorage();
+  const { Etcd3Storage } = await import('./storage/etcd3.js');
   return new Etcd3Storage({ endpoints: o.etcd.servers });
 }
 
@@ -94,7 +95,7 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
   const authn = authnResult.authenticator;
   const authz = authzResult.authorizer;
   const serviceResolver = serviceResolverFor(o.admission.serviceResolver);
-  const storage = buildStorage(o);
+  const storage = await buildStorage(o);
   const server = await ApiServer.start({
     bindAddress: o.secureServing.bindAddress,
     port: o.secureServing.port,

@@ -30,6 +30,8 @@ export interface AppDeps {
 export function buildApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  // kube-apiserver sends no ETag on resource responses; hashing every body costs CPU (discovery sets its own).
+  app.set('etag', false);
   app.set('query parser', 'extended');
   app.use(requestInfoFilter());
   app.use(metricsFilter(deps.metrics));
