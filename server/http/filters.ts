@@ -56,9 +56,16 @@ export function metricsFilter(metrics: ApiserverMetrics) {
   };
 }
 
+/** The client certificate cannot change within a TLS connection: read it once per socket (keep-alive clients). */
+const peerCertificates = new WeakMap<object, ReturnType<typeof clientCertFromSocket>>();
+function peerCertificate(socket: TLSSocket): ReturnType<typeof clientCertFromSocket> {
+  if (!peerCertificates.has(socket)) peerCertificates.set(socket, clientCertFromSocket(socket));
+  return peerCertificates.get(socket);
+}
+
 export function authenticationFilter(authn: Authenticator) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const result = await authn.authenticate({ headers: req.headers, clientCert: clientCertFromSocket(req.socket as TLSSocket) });
+    const result = await authn.authenticate({ headers: req.headers, clientCert: peerCertificate(req.socket as TLSSocket) });
     addWarnings(res, result.warnings);
     if (!result.ok) {
       writeError(res, result.status);
