@@ -269,7 +269,22 @@ const help: Command = {
   },
 };
 
-const commands: Record<string, Command> = { serve, up, certs, kubeconfig, help };
+const commands: Record<string, Command> = {
+  serve,
+  up,
+  certs,
+  kubeconfig,
+  bench: {
+    summary: 'measure startup, restart, create throughput/latency and memory against their baselines (bench/results.json)',
+    usage: 'kah bench [--quick] [--case NAME]… [--out FILE] [--cpu-prof-dir DIR]',
+    exitOnReturn: true,
+    async run(args, io) {
+      const { runBench } = await import('../bench/run.js');
+      return runBench(args, io);
+    },
+  },
+  help,
+};
 
 export function usage(): string {
   const width = Math.max(...Object.keys(commands).map((k) => k.length));
