@@ -275,7 +275,7 @@ const commands: Record<string, Command> = {
   certs,
   kubeconfig,
   bench: {
-    summary: 'measure startup, restart, create throughput/latency and memory against their baselines (bench/results.json)',
+    summary: 'measure startup, restart, create throughput/latency, reload, CEL and memory against their baselines (bench/results.json)',
     usage: 'kah bench [--quick] [--case NAME]… [--out FILE] [--cpu-prof-dir DIR]',
     exitOnReturn: true,
     async run(args, io) {
