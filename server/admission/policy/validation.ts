@@ -17,11 +17,13 @@ import type {
   MatchResources,
   Mutation,
   MutatingAdmissionPolicy,
+  MutatingAdmissionPolicySpec,
   MutatingAdmissionPolicyBinding,
   NamedRuleWithOperations,
   ParamKind,
   ParamRef,
   ValidatingAdmissionPolicy,
+  ValidatingAdmissionPolicySpec,
   ValidatingAdmissionPolicyBinding,
   Validation,
   Variable,
@@ -307,9 +309,11 @@ function variableNamesOf(variables: readonly Variable[]): string[] {
   return variables.map((v) => str(obj(v).name));
 }
 
-function validateValidatingAdmissionPolicySpec(policyName: string, p: ValidatingAdmissionPolicy, rules: RuleOptions, opts: PolicyValidationOptions): FieldError[] {
-  const spec = obj(p.spec);
-  const path = FieldPath.root('spec');
+/**
+ * What validating and mutating policies validate alike: failurePolicy, paramKind and matchConstraints (with at
+ * least one resourceRule, which gives the expressions type information); also the CEL compile context.
+ */
+function validateCommonPolicySpec(spec: ValidatingAdmissionPolicySpec | MutatingAdmissionPolicySpec, path: FieldPath, opts: PolicyValidationOptions) {
   const hasParams = isSet(spec.paramKind);
   const variables = list(spec.variables);
   const ctx: PolicyCompileContext = { cel: opts.cel, hasParams, variableNames: variableNamesOf(variables) };
@@ -318,9 +322,15 @@ function validateValidatingAdmissionPolicySpec(policyName: string, p: Validating
   if (!isSet(spec.matchConstraints)) errs.push(fieldErrors.required(path.child('matchConstraints')));
   else {
     errs.push(...validateMatchResources(spec.matchConstraints, path.child('matchConstraints')));
-    // at least one resourceRule gives the expressions type information
     if (list(spec.matchConstraints.resourceRules).length === 0) errs.push(fieldErrors.required(path.child('matchConstraints', 'resourceRules')));
   }
+  return { hasParams, variables, ctx, errs };
+}
+
+function validateValidatingAdmissionPolicySpec(policyName: string, p: ValidatingAdmissionPolicy, rules: RuleOptions, opts: PolicyValidationOptions): FieldError[] {
+  const spec = obj(p.spec);
+  const path = FieldPath.root('spec');
+  const { hasParams, variables, ctx, errs } = validateCommonPolicySpec(spec, path, opts);
   if (!rules.ignoreMatchConditions) errs.push(...validateMatchConditions(list(spec.matchConditions), ctx, path.child('matchConditions')));
   variables.forEach((v, i) => errs.push(...validateVariable(obj(v), ctx, ctx.variableNames.slice(0, i), path.child('variables').index(i))));
   const validations = list(spec.validations);
@@ -546,15 +556,8 @@ function validateMutation(m: Mutation, ctx: PolicyCompileContext, path: FieldPat
 function validateMutatingAdmissionPolicySpec(p: MutatingAdmissionPolicy, rules: RuleOptions, opts: PolicyValidationOptions): FieldError[] {
   const spec = obj(p.spec);
   const path = FieldPath.root('spec');
-  const hasParams = isSet(spec.paramKind);
-  const variables = list(spec.variables);
-  const ctx: PolicyCompileContext = { cel: opts.cel, hasParams, variableNames: variableNamesOf(variables) };
-  const errs: FieldError[] = [...validateFailurePolicy(spec.failurePolicy, path.child('failurePolicy'))];
-  if (hasParams) errs.push(...validateParamKind(obj(spec.paramKind), path.child('paramKind')));
-  if (!isSet(spec.matchConstraints)) errs.push(fieldErrors.required(path.child('matchConstraints')));
-  else {
-    errs.push(...validateMatchResources(spec.matchConstraints, path.child('matchConstraints')));
-    if (list(spec.matchConstraints.resourceRules).length === 0) errs.push(fieldErrors.required(path.child('matchConstraints', 'resourceRules')));
+  const { hasParams, variables, ctx, errs } = validateCommonPolicySpec(spec, path, opts);
+  if (isSet(spec.matchConstraints)) {
     errs.push(...mutatingOperationErrors(spec.matchConstraints, path.child('matchConstraints', 'resourceRules', 'operations')));
   }
   if (!rules.ignoreMatchConditions) errs.push(...validateMatchConditions(list(spec.matchConditions), ctx, path.child('matchConditions')));
