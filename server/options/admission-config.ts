@@ -8,7 +8,7 @@
 // configuration is kept raw: the plugins this server does not implement accept it and do nothing.
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node as YamlNode } from 'yaml';
+import { interpretStruct, parseGroupVersion, parseJsonOrYamlDocument, type JsonNode, type JsonValue } from '../api/go-json-document.js';
 import { fieldErrors, formatFieldError, type FieldError } from '../api/field.js';
 import type { FeatureGates } from './feature-gates.js';
 import { goPathErrorMessage } from './go-fs-errors.js';
@@ -62,7 +62,7 @@ export interface LoadAdmissionConfigurationOptions {
   enabledPlugins?: readonly string[];
 }
 
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type { JsonValue };
 
 const webhookPlugins = ['ValidatingAdmissionWebhook', 'MutatingAdmissionWebhook'] as const;
 const policyPlugins = ['ValidatingAdmissionPolicy', 'MutatingAdmissionPolicy'] as const;
@@ -75,197 +75,10 @@ function isDecodedPlugin(name: string): name is DecodedPluginName {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// JSON values as apimachinery's decoder sees them
-
-/**
- * A JSON value with what kube's strict decoder needs: object members in decode order (duplicates kept, for JSON
- * input), and `raw`, the JSON text a runtime.Unknown field (`configuration`) would hold.
- */
-type JsonNode =
-  | { type: 'object'; members: Array<{ key: string; node: JsonNode }>; value: { [key: string]: JsonValue }; raw: string }
-  | { type: 'array'; items: JsonNode[]; value: JsonValue[]; raw: string }
-  | { type: 'string'; value: string; raw: string }
-  | { type: 'number'; value: number; raw: string }
-  | { type: 'bool'; value: boolean; raw: string }
-  | { type: 'null'; value: null; raw: string };
-
-/** Sets a member without the `__proto__` setter getting in the way: config keys are data. */
-function setMember(obj: { [key: string]: JsonValue }, key: string, value: JsonValue): void {
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-/** Go's encoding/json Marshal: compact, map keys sorted, <, > and & escaped. */
-function goJsonMarshal(v: JsonValue): string {
-  if (v === null) return 'null';
-  if (typeof v === 'string') return JSON.stringify(v).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null';
-  if (typeof v === 'boolean') return String(v);
-  if (Array.isArray(v)) return `[${v.map(goJsonMarshal).join(',')}]`;
-  const keys = Object.keys(v).sort();
-  return `{${keys.map((k) => `${goJsonMarshal(k)}:${goJsonMarshal(v[k]!)}`).join(',')}}`;
-}
-
-/**
- * The JSON that sigs.k8s.io/yaml's YAMLToJSON makes of a YAML value: goyaml decodes mappings into Go maps, so
- * members come out sorted by key, duplicates already resolved.
- */
-function nodeFromYamlValue(v: JsonValue): JsonNode {
-  const raw = goJsonMarshal(v);
-  if (v === null) return { type: 'null', value: null, raw };
-  if (typeof v === 'string') return { type: 'string', value: v, raw };
-  if (typeof v === 'number') return { type: 'number', value: v, raw };
-  if (typeof v === 'boolean') return { type: 'bool', value: v, raw };
-  if (Array.isArray(v)) return { type: 'array', items: v.map(nodeFromYamlValue), value: v, raw };
-  const members = Object.keys(v)
-    .sort()
-    .map((key) => ({ key, node: nodeFromYamlValue(v[key]!) }));
-  return { type: 'object', members, value: v, raw };
-}
-
-/** Plain JS (from the yaml package's toJS) to a JSON value, as goyaml → JSON conversion would see it. */
-function toJsonValue(v: unknown): JsonValue {
-  if (v === null || v === undefined) return null;
-  if (typeof v === 'string' || typeof v === 'boolean') return v;
-  if (typeof v === 'number') return v;
-  if (typeof v === 'bigint') return Number(v);
-  if (Array.isArray(v)) return v.map(toJsonValue);
-  if (v instanceof Map) {
-    const out: { [key: string]: JsonValue } = {};
-    for (const [k, val] of v) setMember(out, String(k), toJsonValue(val));
-    return out;
-  }
-  if (typeof v === 'object') {
-    const out: { [key: string]: JsonValue } = {};
-    for (const [k, val] of Object.entries(v)) setMember(out, k, toJsonValue(val));
-    return out;
-  }
-  return String(v);
-}
-
-/**
- * A small JSON reader over text that JSON.parse already accepted: keeps duplicate members in order and each value's
- * source text, which JSON.parse loses and Go's decoder uses (duplicate detection, runtime.Unknown raw bytes).
- */
-class JsonReader {
-  private pos = 0;
-  constructor(private readonly text: string) {}
-
-  read(): JsonNode {
-    const node = this.value();
-    this.ws();
-    return node;
-  }
-
-  private ws(): void {
-    while (this.pos < this.text.length && ' \t\n\r'.includes(this.text[this.pos]!)) this.pos++;
-  }
-
-  private value(): JsonNode {
-    this.ws();
-    const start = this.pos;
-    const c = this.text[this.pos];
-    if (c === '{') {
-      this.pos++;
-      const members: Array<{ key: string; node: JsonNode }> = [];
-      const value: { [key: string]: JsonValue } = {};
-      this.ws();
-      if (this.text[this.pos] === '}') this.pos++;
-      else {
-        for (;;) {
-          this.ws();
-          const key = this.string();
-          this.ws();
-          this.pos++; // ':'
-          const node = this.value();
-          members.push({ key, node });
-          // Go's decoder: the last duplicate wins.
-          setMember(value, key, node.value);
-          this.ws();
-          if (this.text[this.pos++] === '}') break;
-        }
-      }
-      return { type: 'object', members, value, raw: this.text.slice(start, this.pos) };
-    }
-    if (c === '[') {
-      this.pos++;
-      const items: JsonNode[] = [];
-      this.ws();
-      if (this.text[this.pos] === ']') this.pos++;
-      else {
-        for (;;) {
-          items.push(this.value());
-          this.ws();
-          if (this.text[this.pos++] === ']') break;
-        }
-      }
-      return { type: 'array', items, value: items.map((i) => i.value), raw: this.text.slice(start, this.pos) };
-    }
-    if (c === '"') {
-      const s = this.string();
-      return { type: 'string', value: s, raw: this.text.slice(start, this.pos) };
-    }
-    const m = /^(?:true|false|null|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(this.text.slice(this.pos))!;
-    this.pos += m[0].length;
-    const raw = m[0];
-    if (raw === 'true' || raw === 'false') return { type: 'bool', value: raw === 'true', raw };
-    if (raw === 'null') return { type: 'null', value: null, raw };
-    return { type: 'number', value: Number(raw), raw };
-  }
-
-  private string(): string {
-    const start = this.pos;
-    this.pos++;
-    while (this.text[this.pos] !== '"') this.pos += this.text[this.pos] === '\\' ? 2 : 1;
-    this.pos++;
-    return JSON.parse(this.text.slice(start, this.pos)) as string;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------------------
 // Parsing a config text as runtime.Decode does (json serializer, strict)
-
-/** yaml.v2's %#v of a map key in "key %#v already set in map". */
-function goyamlKeyText(v: unknown): string {
-  if (typeof v === 'string') return goQuote(v);
-  if (v === null || v === undefined) return '<nil>';
-  return String(v);
-}
-
-/**
- * yaml.v2 UnmarshalStrict's duplicate-key errors ("line 5: key \"name\" already set in map"), which
- * YAMLToJSONStrict reports for every mapping in the document, the line being the value's.
- */
-function goyamlDuplicateKeys(root: YamlNode | null, lc: LineCounter): string[] {
-  const out: string[] = [];
-  const visit = (node: unknown): void => {
-    if (isSeq(node)) {
-      for (const item of node.items) visit(item);
-      return;
-    }
-    if (!isMap(node)) return;
-    const seen = new Set<string>();
-    for (const pair of node.items) {
-      // yaml.v2 decodes the value before it sets the key, so nested duplicates are reported first.
-      visit(pair.value);
-      const key = isScalar(pair.key) ? pair.key.value : undefined;
-      if (key !== undefined && (key === null || typeof key !== 'object')) {
-        const id = `${typeof key}:${String(key)}`;
-        if (seen.has(id)) {
-          const at = (pair.value as YamlNode | null)?.range?.[0] ?? (pair.key as YamlNode).range?.[0] ?? 0;
-          out.push(`line ${lc.linePos(at).line}: key ${goyamlKeyText(key)} already set in map`);
-        }
-        seen.add(id);
-      }
-    }
-  };
-  visit(root);
-  return out;
-}
 
 /** One config text as the json serializer reads it before typing: the JSON tree and the YAML strictness errors. */
 type ParsedConfigText = { ok: true; node: JsonNode; yamlStrictError?: string } | { ok: false; error: string };
-
-const interpretStruct = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 
 /** encoding/json's name for a JSON value in "cannot unmarshal <name> into …": object, array, string, number, bool, null. */
 function jsonTypeName(n: JsonNode): string {
@@ -273,39 +86,11 @@ function jsonTypeName(n: JsonNode): string {
 }
 
 function parseConfigText(text: string): ParsedConfigText {
-  // json.Serializer.RecognizesData: JSON is text whose first non-space character is '{'; anything else is YAML.
-  if (/^\s*\{/u.test(text)) {
-    try {
-      JSON.parse(text);
-    } catch (err) {
-      // meta.Interpret is the first to unmarshal JSON input; Node's syntax error text differs from Go's.
-      return { ok: false, error: `couldn't get version/kind; json parse error: ${(err as Error).message}` };
-    }
-    return { ok: true, node: new JsonReader(text).read() };
-  }
-  const lc = new LineCounter();
-  const docs = parseAllDocuments(text, {
-    // sigs.k8s.io/yaml uses yaml.v2: YAML 1.1 scalars (yes/no booleans, 0777 octals) but timestamps stay strings.
-    version: '1.1',
-    customTags: (tags) => tags.filter((t) => typeof t === 'string' || t.tag !== 'tag:yaml.org,2002:timestamp'),
-    // Duplicate keys are not a parse error here: goyamlDuplicateKeys finds them all, with yaml.v2's text and lines,
-    // and the values are read last-wins as the non-strict YAMLToJSON pass does.
-    uniqueKeys: false,
-    lineCounter: lc,
-  });
-  // yaml.v2 Unmarshal reads the first document only.
-  const doc: Document.Parsed | undefined = Array.isArray(docs) ? docs[0] : undefined;
-  if (doc && doc.errors.length > 0) {
-    const e = doc.errors[0]!;
-    const line = e.linePos?.[0]?.line ?? 1;
-    const message = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/u, '');
-    return { ok: false, error: `yaml: line ${line}: ${message}` };
-  }
-  const root = (doc?.contents ?? null) as YamlNode | null;
-  const value = toJsonValue(doc ? doc.toJS({ maxAliasCount: -1 }) : null);
-  const dups = goyamlDuplicateKeys(root, lc);
-  const yamlStrictError = dups.length > 0 ? `yaml: unmarshal errors:\n  ${dups.join('\n  ')}` : undefined;
-  return { ok: true, node: nodeFromYamlValue(value), ...(yamlStrictError ? { yamlStrictError } : {}) };
+  const parsed = parseJsonOrYamlDocument(text);
+  if (!parsed.ok) return parsed;
+  const dups = parsed.yamlDuplicateKeys;
+  // yaml.v2's TypeError lists each duplicate on its own line.
+  return { ok: true, node: parsed.node, ...(dups.length > 0 ? { yamlStrictError: `yaml: unmarshal errors:\n  ${dups.join('\n  ')}` } : {}) };
 }
 
 // Go types of the configuration structs, enough to reproduce encoding/json's strict and type errors.
@@ -420,15 +205,6 @@ interface ConfigScheme {
 type DecodeResult =
   | { ok: true; groupVersion: string; kind: string; object: DecodedStruct }
   | { ok: false; error: string; missingKindOrNotRegistered: boolean };
-
-/** schema.ParseGroupVersion */
-function parseGroupVersion(apiVersion: string): { ok: true; group: string; version: string } | { ok: false; error: string } {
-  if (apiVersion === '' || apiVersion === '/') return { ok: true, group: '', version: '' };
-  const parts = apiVersion.split('/');
-  if (parts.length === 1) return { ok: true, group: '', version: parts[0]! };
-  if (parts.length === 2) return { ok: true, group: parts[0]!, version: parts[1]! };
-  return { ok: false, error: `unexpected GroupVersion string: ${apiVersion}` };
-}
 
 /**
  * runtime.Decode(codecs.UniversalDecoder(), data) with a strict codec factory: meta.Interpret, the missing kind and

@@ -4,148 +4,11 @@
 // scheme lookup; then sigs.k8s.io/json UnmarshalStrict, whose unknown and duplicate fields (and YAML's duplicate
 // keys) become one "strict decoding error: …". Error texts are kube's; Node's JSON and YAML parsers word their
 // syntax errors differently from Go's.
-import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node as YamlNode } from 'yaml';
+import { goJsonMarshal, interpretStruct, parseGroupVersion, parseJsonOrYamlDocument, setMember, type JsonNode } from '../../api/go-json-document.js';
 import { goQuote } from '../../options/go-strconv.js';
 import { lookupKind, manifestSchemeName, type GoStruct, type GoType, type SchemeEntry } from './schema.js';
 
-// ---- JSON values with what Go's decoder sees -----------------------------------------------------------
-
-/** A JSON value: object members in input order (duplicates kept, for JSON input) and the value's JSON text. */
-export type JsonNode =
-  | { type: 'object'; members: Array<{ key: string; node: JsonNode }>; value: { [key: string]: unknown }; raw: string }
-  | { type: 'array'; items: JsonNode[]; value: unknown[]; raw: string }
-  | { type: 'string'; value: string; raw: string }
-  | { type: 'number'; value: number; raw: string }
-  | { type: 'bool'; value: boolean; raw: string }
-  | { type: 'null'; value: null; raw: string };
-
-/** Sets a member without the `__proto__` setter getting in the way: manifest keys are data. */
-function setMember(obj: { [key: string]: unknown }, key: string, value: unknown): void {
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-/** Go's encoding/json Marshal of a plain value: compact, map keys sorted, <, > and & escaped. */
-export function goJsonMarshal(v: unknown): string {
-  if (v === null || v === undefined) return 'null';
-  if (typeof v === 'string') return JSON.stringify(v).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null';
-  if (typeof v === 'boolean') return String(v);
-  if (Array.isArray(v)) return `[${v.map(goJsonMarshal).join(',')}]`;
-  const o = v as { [key: string]: unknown };
-  return `{${Object.keys(o)
-    .sort()
-    .map((k) => `${goJsonMarshal(k)}:${goJsonMarshal(o[k])}`)
-    .join(',')}}`;
-}
-
-/** The JSON sigs.k8s.io/yaml's YAMLToJSON makes of a YAML value: Go maps, so members come out sorted by key. */
-function nodeFromPlainValue(v: unknown): JsonNode {
-  const raw = goJsonMarshal(v);
-  if (v === null || v === undefined) return { type: 'null', value: null, raw };
-  if (typeof v === 'string') return { type: 'string', value: v, raw };
-  if (typeof v === 'number') return { type: 'number', value: v, raw };
-  if (typeof v === 'boolean') return { type: 'bool', value: v, raw };
-  if (Array.isArray(v)) return { type: 'array', items: v.map(nodeFromPlainValue), value: v, raw };
-  const o = v as { [key: string]: unknown };
-  const members = Object.keys(o)
-    .sort()
-    .map((key) => ({ key, node: nodeFromPlainValue(o[key]) }));
-  return { type: 'object', members, value: o, raw };
-}
-
-/** The yaml package's toJS output as goyaml → JSON would see it: map keys become strings, bigints numbers. */
-function plainFromYaml(v: unknown): unknown {
-  if (v === null || v === undefined) return null;
-  if (typeof v === 'bigint') return Number(v);
-  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
-  if (Array.isArray(v)) return v.map(plainFromYaml);
-  if (v instanceof Map) {
-    const out: { [key: string]: unknown } = {};
-    for (const [k, val] of v) setMember(out, String(k), plainFromYaml(val));
-    return out;
-  }
-  if (v instanceof Date) return v.toISOString();
-  if (typeof v === 'object') {
-    const out: { [key: string]: unknown } = {};
-    for (const [k, val] of Object.entries(v)) setMember(out, k, plainFromYaml(val));
-    return out;
-  }
-  return String(v);
-}
-
-/** A JSON reader over text JSON.parse already accepted: keeps duplicate members and each value's source text. */
-class JsonReader {
-  private pos = 0;
-  constructor(private readonly text: string) {}
-
-  read(): JsonNode {
-    return this.value();
-  }
-
-  private ws(): void {
-    while (this.pos < this.text.length && ' \t\n\r'.includes(this.text[this.pos]!)) this.pos++;
-  }
-
-  private value(): JsonNode {
-    this.ws();
-    const start = this.pos;
-    const c = this.text[this.pos];
-    if (c === '{') {
-      this.pos++;
-      const members: Array<{ key: string; node: JsonNode }> = [];
-      const value: { [key: string]: unknown } = {};
-      this.ws();
-      if (this.text[this.pos] === '}') this.pos++;
-      else {
-        for (;;) {
-          this.ws();
-          const key = this.string();
-          this.ws();
-          this.pos++; // ':'
-          const node = this.value();
-          members.push({ key, node });
-          // Go's decoder: the last duplicate wins.
-          setMember(value, key, node.value);
-          this.ws();
-          if (this.text[this.pos++] === '}') break;
-        }
-      }
-      return { type: 'object', members, value, raw: this.text.slice(start, this.pos) };
-    }
-    if (c === '[') {
-      this.pos++;
-      const items: JsonNode[] = [];
-      this.ws();
-      if (this.text[this.pos] === ']') this.pos++;
-      else {
-        for (;;) {
-          items.push(this.value());
-          this.ws();
-          if (this.text[this.pos++] === ']') break;
-        }
-      }
-      return { type: 'array', items, value: items.map((i) => i.value), raw: this.text.slice(start, this.pos) };
-    }
-    if (c === '"') {
-      const s = this.string();
-      return { type: 'string', value: s, raw: this.text.slice(start, this.pos) };
-    }
-    const m = /^(?:true|false|null|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(this.text.slice(this.pos))!;
-    this.pos += m[0].length;
-    const raw = m[0];
-    if (raw === 'true' || raw === 'false') return { type: 'bool', value: raw === 'true', raw };
-    if (raw === 'null') return { type: 'null', value: null, raw };
-    return { type: 'number', value: Number(raw), raw };
-  }
-
-  private string(): string {
-    const start = this.pos;
-    this.pos++;
-    while (this.text[this.pos] !== '"') this.pos += this.text[this.pos] === '\\' ? 2 : 1;
-    this.pos++;
-    return JSON.parse(this.text.slice(start, this.pos)) as string;
-  }
-}
+export { goJsonMarshal, type JsonNode };
 
 // ---- splitting a file into documents --------------------------------------------------------------------
 
@@ -178,78 +41,15 @@ export function splitYamlDocuments(text: string): SplitResult {
 
 // ---- parsing one document -------------------------------------------------------------------------------
 
-/** yaml.v2's %#v of a map key in "key %#v already set in map". */
-function goyamlKeyText(v: unknown): string {
-  if (typeof v === 'string') return goQuote(v);
-  if (v === null || v === undefined) return '<nil>';
-  return String(v);
-}
-
-/** YAMLToJSONStrict's duplicate-key errors ("line 5: key \"name\" already set in map"), the line being the value's. */
-function goyamlDuplicateKeys(root: YamlNode | null, lc: LineCounter): string[] {
-  const out: string[] = [];
-  const visit = (node: unknown): void => {
-    if (isSeq(node)) {
-      for (const item of node.items) visit(item);
-      return;
-    }
-    if (!isMap(node)) return;
-    const seen = new Set<string>();
-    for (const pair of node.items) {
-      // yaml.v2 decodes the value before it sets the key, so nested duplicates are reported first.
-      visit(pair.value);
-      const key = isScalar(pair.key) ? pair.key.value : undefined;
-      if (key !== undefined && (key === null || typeof key !== 'object')) {
-        const id = `${typeof key}:${String(key)}`;
-        if (seen.has(id)) {
-          const at = (pair.value as YamlNode | null)?.range?.[0] ?? (pair.key as YamlNode).range?.[0] ?? 0;
-          out.push(`line ${lc.linePos(at).line}: key ${goyamlKeyText(key)} already set in map`);
-        }
-        seen.add(id);
-      }
-    }
-  };
-  visit(root);
-  return out;
-}
-
 export type ParsedDocument = { ok: true; node: JsonNode; yamlStrictError?: string } | { ok: false; error: string };
 
 /** One document as the deserializer reads it before typing: the JSON tree, and YAML's duplicate keys. */
 export function parseDocument(text: string): ParsedDocument {
-  // json.Serializer.RecognizesData: JSON is text whose first non-space character is '{'; anything else is YAML.
-  if (/^\s*\{/u.test(text)) {
-    try {
-      JSON.parse(text);
-    } catch (err) {
-      // meta.Interpret is the first to unmarshal JSON input; Node's syntax error text differs from Go's.
-      return { ok: false, error: `couldn't get version/kind; json parse error: ${(err as Error).message}` };
-    }
-    return { ok: true, node: new JsonReader(text).read() };
-  }
-  const lc = new LineCounter();
-  const docs = parseAllDocuments(text, {
-    // sigs.k8s.io/yaml uses yaml.v2: YAML 1.1 scalars (yes/no booleans, 0777 octals) but timestamps stay strings.
-    version: '1.1',
-    customTags: (tags) => tags.filter((t) => typeof t === 'string' || t.tag !== 'tag:yaml.org,2002:timestamp'),
-    // Duplicate keys are reported by goyamlDuplicateKeys with yaml.v2's text; values are read last-wins.
-    uniqueKeys: false,
-    lineCounter: lc,
-  });
-  // yaml.v2 Unmarshal reads the first document only.
-  const doc: Document.Parsed | undefined = Array.isArray(docs) ? docs[0] : undefined;
-  if (doc && doc.errors.length > 0) {
-    const e = doc.errors[0]!;
-    const line = e.linePos?.[0]?.line ?? 1;
-    const message = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/u, '');
-    return { ok: false, error: `yaml: line ${line}: ${message}` };
-  }
-  const root = (doc?.contents ?? null) as YamlNode | null;
-  const value = plainFromYaml(doc ? doc.toJS({ maxAliasCount: -1 }) : null);
-  const dups = goyamlDuplicateKeys(root, lc);
+  const parsed = parseJsonOrYamlDocument(text);
+  if (!parsed.ok) return parsed;
+  const dups = parsed.yamlDuplicateKeys;
   // yaml.v2's TypeError lists each problem on its own line; manifest errors are one line each.
-  const yamlStrictError = dups.length > 0 ? `yaml: unmarshal errors: ${dups.join('; ')}` : undefined;
-  return { ok: true, node: nodeFromPlainValue(value), ...(yamlStrictError ? { yamlStrictError } : {}) };
+  return { ok: true, node: parsed.node, ...(dups.length > 0 ? { yamlStrictError: `yaml: unmarshal errors: ${dups.join('; ')}` } : {}) };
 }
 
 // ---- strict decoding into the Go types ------------------------------------------------------------------
@@ -415,17 +215,6 @@ class StrictDecoder {
 }
 
 // ---- the deserializer ------------------------------------------------------------------------------------
-
-const interpretStruct = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
-
-/** schema.ParseGroupVersion */
-function parseGroupVersion(apiVersion: string): { ok: true; group: string; version: string } | { ok: false; error: string } {
-  if (apiVersion === '' || apiVersion === '/') return { ok: true, group: '', version: '' };
-  const parts = apiVersion.split('/');
-  if (parts.length === 1) return { ok: true, group: '', version: parts[0]! };
-  if (parts.length === 2) return { ok: true, group: parts[0]!, version: parts[1]! };
-  return { ok: false, error: `unexpected GroupVersion string: ${apiVersion}` };
-}
 
 export interface DecodedObject {
   group: string;
