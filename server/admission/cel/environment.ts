@@ -2,6 +2,7 @@
 // matchConditions): compile once (cached by expression and options), evaluate per request against a shared cost
 // budget. The engine behind it lives in ./engine/ and the Kubernetes libraries in ./library/.
 import type { KubeObject } from '../../api/types.js';
+import type { CelType } from './engine/types.js';
 
 /** kube-apiserver's limits (staging/src/k8s.io/apiserver/pkg/apis/cel/config.go). */
 export const celLimits = {
@@ -99,6 +100,25 @@ export interface CompiledExpression {
   evaluate(ctx: EvalContext, budget: CostBudget): EvalResult;
 }
 
+/**
+ * Declarations for type checking only (kube's typeCheckingCompiler): `object`/`oldObject` and `params` typed from
+ * schemas instead of dyn, `variables.<name>` typed by what each variable's expression checked to.
+ */
+export interface TypedDeclarations {
+  object: CelType;
+  /** the paramKind's type; undefined declares no `params` at all (kube: hasParams = paramDeclType != nil) */
+  params?: CelType;
+  /** the policy's variables, in order, with their checked types */
+  variables: ReadonlyMap<string, CelType>;
+}
+
+export type TypeCheckResult =
+  | { ok: true; type: CelType }
+  /** message reads as cel-go's issues.String(): "ERROR: <input>:1:5: …\n | expr\n | ....^" */
+  | { ok: false; message: string };
+
 export interface CelEnvironment {
   compile(expression: string, opts: CompileOptions): CompileResult;
+  /** Parse and check against typed declarations, without building a program or enforcing a result type. */
+  typeCheck(expression: string, opts: Omit<CompileOptions, 'hasParams' | 'variableNames' | 'kind'>, types: TypedDeclarations): TypeCheckResult;
 }

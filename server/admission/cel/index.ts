@@ -10,6 +10,8 @@ import type {
   CostBudget,
   EvalContext,
   EvalResult,
+  TypeCheckResult,
+  TypedDeclarations,
 } from './environment.js';
 import { celLimits } from './environment.js';
 import { CelEngineEnv, type CompiledProgram } from './engine/env.js';
@@ -53,6 +55,28 @@ const REQUEST_TYPES: ObjectTypeDecl[] = [
       dryRun: T.bool,
       options: T.dyn,
     },
+  },
+];
+
+const NAMESPACE_TYPE = 'kubernetes.Namespace';
+const STRING_MAP = T.map(T.string, T.string);
+
+/** kube's BuildNamespaceType: the type checker's `namespaceObject` (managedFields, ownerReferences left out by design). */
+const NAMESPACE_TYPES: ObjectTypeDecl[] = [
+  {
+    name: 'kubernetes.NamespaceMetadata',
+    fields: {
+      name: T.string, generateName: T.string, namespace: T.string, labels: STRING_MAP, annotations: STRING_MAP, UID: T.string,
+      creationTimestamp: T.timestamp, deletionGracePeriodSeconds: T.int, deletionTimestamp: T.timestamp, generation: T.int,
+      resourceVersion: T.string, finalizers: T.list(T.string),
+    },
+  },
+  { name: 'kubernetes.NamespaceSpec', fields: { finalizers: T.list(T.string) } },
+  { name: 'kubernetes.NamespaceCondition', fields: { status: T.string, type: T.string, lastTransitionTime: T.timestamp, message: T.string, reason: T.string } },
+  { name: 'kubernetes.NamespaceStatus', fields: { conditions: T.list(T.object('kubernetes.NamespaceCondition')), phase: T.string } },
+  {
+    name: NAMESPACE_TYPE,
+    fields: { metadata: T.object('kubernetes.NamespaceMetadata'), spec: T.object('kubernetes.NamespaceSpec'), status: T.object('kubernetes.NamespaceStatus') },
   },
 ];
 
@@ -171,29 +195,47 @@ class AdmissionCelEnvironment implements CelEnvironment {
     return result;
   }
 
-  private compileUncached(expression: string, opts: CompileOptions): CompileResult {
+  /** The declarations of one compilation: kube's createEnvForOpts (typed: the type checker's buildEnvSet). */
+  private declarations(opts: CompileOptions, typed?: TypedDeclarations): { variables: Map<string, CelType>; objectTypes: ObjectTypeDecl[]; libVars: LibraryVariable[] } {
+    const object = typed?.object ?? T.dyn;
     const variables = new Map<string, CelType>([
-      ['object', T.dyn],
-      ['oldObject', T.dyn],
+      ['object', object],
+      ['oldObject', object],
       ['request', T.object('kubernetes.AdmissionRequest')],
     ]);
     const objectTypes: ObjectTypeDecl[] = [];
-    if (opts.hasParams) variables.set('params', T.dyn);
+    const hasParams = typed ? typed.params !== undefined : opts.hasParams;
+    if (hasParams) variables.set('params', typed?.params ?? T.dyn);
     if (!opts.forWebhookMatchCondition) {
-      variables.set('namespaceObject', T.dyn);
+      // admission keeps namespaceObject dyn (unchanged behaviour); the type checker uses kube's BuildNamespaceType
+      variables.set('namespaceObject', typed ? T.object(NAMESPACE_TYPE) : T.dyn);
       variables.set('variables', T.object(VARIABLES_TYPE));
-      objectTypes.push({ name: VARIABLES_TYPE, fields: Object.fromEntries(opts.variableNames.map((n) => [n, T.dyn])) });
+      const fields = typed ? Object.fromEntries(typed.variables) : Object.fromEntries(opts.variableNames.map((n) => [n, T.dyn]));
+      objectTypes.push({ name: VARIABLES_TYPE, fields });
+      if (typed) objectTypes.push(...NAMESPACE_TYPES);
     }
     const libVars: LibraryVariable[] = [];
     for (const v of this.libraryVariables) {
       if (v.requires === 'authorizer' && !opts.hasAuthorizer) continue;
-      if (v.requires === 'params' && !opts.hasParams) continue;
+      if (v.requires === 'params' && !hasParams) continue;
       variables.set(v.name, v.type);
       libVars.push(v);
     }
     if (opts.hasAuthorizer && !variables.has('authorizer')) variables.set('authorizer', T.opaque(AUTHORIZER_TYPE));
     if (opts.mutation) objectTypes.push(...MUTATION_TYPES);
+    return { variables, objectTypes, libVars };
+  }
 
+  typeCheck(expression: string, opts: Omit<CompileOptions, 'hasParams' | 'variableNames' | 'kind'>, types: TypedDeclarations): TypeCheckResult {
+    const full: CompileOptions = { ...opts, kind: 'any', hasParams: types.params !== undefined, variableNames: [...types.variables.keys()] };
+    const { variables, objectTypes } = this.declarations(full, types);
+    const compiled = this.engine.compile(expression, { variables, objectTypes });
+    if (!compiled.ok) return { ok: false, message: compiled.message };
+    return { ok: true, type: compiled.program.type };
+  }
+
+  private compileUncached(expression: string, opts: CompileOptions): CompileResult {
+    const { variables, objectTypes, libVars } = this.declarations(opts);
     const compiled = this.engine.compile(expression, { variables, objectTypes });
     if (!compiled.ok) return { ok: false, error: `compilation failed: ${compiled.message}` };
     const t = compiled.program.type;

@@ -4,7 +4,7 @@
 // to '(int, string)'"). JSON-derived variables are `dyn`, which is assignable both ways, as in cel-go.
 import type { Expr, Issue, ParsedExpr } from './ast.js';
 import type { FunctionRegistry, OverloadDecl } from './functions.js';
-import { T, formatType, isOptionalType, typeEquals, type CelType } from './types.js';
+import { T, formatType, isOptionalType, typeEquals, type CelType, type ObjectFields } from './types.js';
 import { CelUint, CelTimestamp, CelDuration, type CelValue } from './values.js';
 
 export interface CheckEnv {
@@ -101,6 +101,15 @@ function literalType(v: CelValue): CelType {
 }
 
 const isDynOrError = (t: CelType) => t.kind === 'dyn' || t.kind === 'error';
+
+function fieldOf(declared: ObjectFields | Readonly<Record<string, CelType>>, name: string): CelType | undefined {
+  if (isObjectFields(declared)) return declared.field(name);
+  return Object.hasOwn(declared, name) ? declared[name] : undefined;
+}
+
+function isObjectFields(d: ObjectFields | Readonly<Record<string, CelType>>): d is ObjectFields {
+  return typeof d.field === 'function';
+}
 
 class Checker {
   readonly issues: Issue[] = [];
@@ -457,11 +466,10 @@ class Checker {
         result = target.value;
         break;
       case 'object': {
-        const decl = this.env.registry.objectType(target.name);
-        if (decl?.fields) {
-          const ft = decl.fields[field];
-          result = ft ?? this.error(e, `undefined field '${field}'`);
-        } else result = T.dyn;
+        // schema-derived types carry their fields; library types are declared in the registry; neither → open
+        const declared = target.fields ?? this.env.registry.objectType(target.name)?.fields;
+        if (declared) result = fieldOf(declared, field) ?? this.error(e, `undefined field '${field}'`);
+        else result = T.dyn;
         break;
       }
       case 'param':

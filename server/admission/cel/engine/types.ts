@@ -13,12 +13,26 @@ export type CelType =
   | { readonly kind: 'type'; readonly param?: CelType }
   /** a library's opaque type (net.IP, Quantity, optional_type(T), …), possibly parameterised */
   | { readonly kind: 'opaque'; readonly name: string; readonly params: readonly CelType[] }
-  /** a struct type built with `Name{field: value}` (ApplyConfiguration's Object, JSONPatch) */
-  | { readonly kind: 'object'; readonly name: string }
+  /**
+   * a struct type: built with `Name{field: value}` (ApplyConfiguration's Object, JSONPatch), declared by a library,
+   * or derived from an OpenAPI schema (kube's DeclType objects). `fields`, when present, declares the fields
+   * itself (lazily: Kubernetes schemas are large); otherwise the registry's ObjectTypeDecl of that name does.
+   */
+  | { readonly kind: 'object'; readonly name: string; readonly fields?: ObjectFields }
   /** a type parameter of a generic overload (`list(A).sum() -> A`) */
   | { readonly kind: 'param'; readonly name: string };
 
 export type TypeSpec = CelType;
+
+/**
+ * The declared fields of a schema-derived object type, resolved on demand (cel-go's TypeProvider
+ * FindStructFieldType). `field` answers undefined for a field the type does not declare.
+ */
+export interface ObjectFields {
+  field(name: string): CelType | undefined;
+  /** the declared field names (for tests and diagnostics; forces every field's type) */
+  names(): readonly string[];
+}
 
 const prim = <K extends 'int' | 'uint' | 'double' | 'bool' | 'string' | 'bytes' | 'null' | 'timestamp' | 'duration'>(kind: K) =>
   Object.freeze({ kind }) as { readonly kind: K };
@@ -41,7 +55,7 @@ export const T = {
   type: (param?: CelType): CelType => (param ? { kind: 'type', param } : { kind: 'type' }),
   opaque: (name: string, ...params: CelType[]): CelType => ({ kind: 'opaque', name, params }),
   optional: (param: CelType): CelType => ({ kind: 'opaque', name: 'optional_type', params: [param] }),
-  object: (name: string): CelType => ({ kind: 'object', name }),
+  object: (name: string, fields?: ObjectFields): CelType => (fields ? { kind: 'object', name, fields } : { kind: 'object', name }),
   param: (name: string): CelType => ({ kind: 'param', name }),
 } as const;
 

@@ -4,3 +4,4 @@ export { validatePolicy, type PolicyAuditAnnotation, type PolicyDecision, type V
 export { denialError, dispatchValidatingPolicies, errorTypeOf, maxAuditAnnotationValueLength, validationFailureAnnotationKey, type ValidatingDispatchDeps, type ValidatingPolicyHook } from './dispatcher.js';
 export { ValidatingAdmissionPolicyPlugin, validatingAdmissionPolicyPluginName, type ValidatingAdmissionPolicyPluginOptions } from './plugin.js';
 export { needsTypeChecking, typeCheckedStatus, ValidatingAdmissionPolicyStatusController, type PolicyStatusControllerDeps, type PolicyTypeChecker } from './status.js';
+export { builtinPolicyTypeChecker, checkPolicy, createPolicyTypeChecker, maxTypesToCheck, paramsKind, typesToCheck, type PolicyTypeCheckerDeps } from './typechecking.js';

@@ -2,8 +2,8 @@
 // (pkg/controller/validatingadmissionpolicystatus): for every policy whose generation is newer than
 // status.observedGeneration it type-checks the expressions and applies `status.observedGeneration` and
 // `status.typeChecking` (expressionWarnings only when there are some), leaving the conditions to their owners.
-// Type checking needs the schemas of the matched kinds; it is pluggable here, and without a checker the status
-// says "checked, no warnings" — which is what kube writes too for kinds it has no schema for.
+// Type checking needs the schemas of the matched kinds (./typechecking.ts); it is pluggable here, and without a
+// checker the status says "checked, no warnings" — which is what kube writes too for kinds it has no schema for.
 import type { ExpressionWarning, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyStatus } from '../../../api/admissionregistration.js';
 import type { KubeObject, UserInfo } from '../../../api/types.js';
 import { metaOf } from '../../../registry/object-fields.js';
@@ -15,7 +15,7 @@ import type { StorageWatch } from '../../../storage/interface.js';
  * TypeChecker.Check: warnings for spec.validations[i].expression and .messageExpression, each
  * "<group>/<version>, Kind=<kind>: ERROR: <input>:1:22: found no matching overload for '_>_' applied to '(int, string)'…".
  */
-export type PolicyTypeChecker = (policy: ValidatingAdmissionPolicy) => ExpressionWarning[];
+export type PolicyTypeChecker = (policy: ValidatingAdmissionPolicy) => ExpressionWarning[] | Promise<ExpressionWarning[]>;
 
 const controllerUser: UserInfo = { username: 'system:serviceaccount:kube-system:validatingadmissionpolicy-status-controller', groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'] };
 
@@ -25,8 +25,11 @@ export function needsTypeChecking(policy: ValidatingAdmissionPolicy): boolean {
 }
 
 /** The status the controller applies: observedGeneration and typeChecking replaced, other fields kept. */
-export function typeCheckedStatus(policy: ValidatingAdmissionPolicy, typeCheck?: PolicyTypeChecker): ValidatingAdmissionPolicyStatus {
-  const warnings = typeCheck?.(policy) ?? [];
+export function typeCheckedStatus(
+  policy: ValidatingAdmissionPolicy,
+  typeCheck: readonly ExpressionWarning[] | ((policy: ValidatingAdmissionPolicy) => readonly ExpressionWarning[]) = [],
+): ValidatingAdmissionPolicyStatus {
+  const warnings = typeof typeCheck === 'function' ? typeCheck(policy) : typeCheck;
   return {
     ...(policy.status ?? {}),
     observedGeneration: policy.metadata?.generation ?? 0,
@@ -102,9 +105,18 @@ export class ValidatingAdmissionPolicyStatusController {
         ctx,
         name,
         'status',
-        (current) => {
+        async (current) => {
           const policy = current as ValidatingAdmissionPolicy;
-          if (needsTypeChecking(policy)) policy.status = typeCheckedStatus(policy, this.deps.typeCheck);
+          if (!needsTypeChecking(policy)) return policy;
+          // checked inside the compare-and-swap: a spec written meanwhile is checked again, never half-reported
+          let warnings: readonly ExpressionWarning[] = [];
+          try {
+            warnings = (await this.deps.typeCheck?.(policy)) ?? [];
+          } catch (err) {
+            // kube: type checking errors MUST NOT alter the behavior of the policy; the status says "checked"
+            this.deps.log('type checking validatingadmissionpolicy failed', { policy: name, error: (err as Error).message });
+          }
+          policy.status = typeCheckedStatus(policy, warnings);
           return policy;
         },
         { kind: 'UpdateOptions', apiVersion: 'meta.k8s.io/v1', fieldManager: 'validatingadmissionpolicy-status-controller' },

@@ -1,0 +1,76 @@
+// The OpenAPI schemas of the built-in kinds this server serves (and autoscaling/v1 Scale), from client-node's
+// generated models. Schemas load on demand: `load` imports the models of the kinds asked for, after which
+// `schemaFor` answers synchronously.
+import type { JSONSchemaProps } from '../apiextensions.js';
+import { schemaOfModel } from './client-node-models.js';
+import type { GroupVersionKind, SchemaResolver } from './resolver.js';
+
+const key = (gvk: GroupVersionKind) => `${gvk.group}/${gvk.version}/${gvk.kind}`;
+
+/** The client-node model of each built-in kind. */
+const builtinModels: Readonly<Record<string, string>> = {
+  '/v1/Namespace': 'V1Namespace',
+  '/v1/Pod': 'V1Pod',
+  '/v1/ConfigMap': 'V1ConfigMap',
+  '/v1/Secret': 'V1Secret',
+  '/v1/Service': 'V1Service',
+  '/v1/ServiceAccount': 'V1ServiceAccount',
+  '/v1/Event': 'CoreV1Event',
+  'apps/v1/Deployment': 'V1Deployment',
+  'autoscaling/v1/Scale': 'V1Scale',
+  'admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration': 'V1ValidatingWebhookConfiguration',
+  'admissionregistration.k8s.io/v1/MutatingWebhookConfiguration': 'V1MutatingWebhookConfiguration',
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy': 'V1ValidatingAdmissionPolicy',
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding': 'V1ValidatingAdmissionPolicyBinding',
+  // client-node 1.4 has no v1 models of these yet; v1beta1's are field-for-field the same API
+  'admissionregistration.k8s.io/v1/MutatingAdmissionPolicy': 'V1beta1MutatingAdmissionPolicy',
+  'admissionregistration.k8s.io/v1/MutatingAdmissionPolicyBinding': 'V1beta1MutatingAdmissionPolicyBinding',
+  'authentication.k8s.io/v1/TokenReview': 'V1TokenReview',
+  'authentication.k8s.io/v1/SelfSubjectReview': 'V1SelfSubjectReview',
+  'authorization.k8s.io/v1/SubjectAccessReview': 'V1SubjectAccessReview',
+  'authorization.k8s.io/v1/SelfSubjectAccessReview': 'V1SelfSubjectAccessReview',
+  'authorization.k8s.io/v1/LocalSubjectAccessReview': 'V1LocalSubjectAccessReview',
+  'authorization.k8s.io/v1/SelfSubjectRulesReview': 'V1SelfSubjectRulesReview',
+};
+
+export class BuiltinSchemaResolver implements SchemaResolver {
+  private readonly loaded = new Map<string, Promise<JSONSchemaProps | undefined>>();
+  private readonly schemas = new Map<string, JSONSchemaProps>();
+
+  /** Whether this resolver has a schema for the kind (loaded or not). */
+  knows(gvk: GroupVersionKind): boolean {
+    return builtinModels[key(gvk)] !== undefined;
+  }
+
+  /** Imports the schemas of these kinds (those it knows); `schemaFor` answers for them afterwards. */
+  async load(gvks: readonly GroupVersionKind[]): Promise<void> {
+    await Promise.all(
+      gvks.map((gvk) => {
+        const k = key(gvk);
+        const model = builtinModels[k];
+        if (!model) return undefined;
+        let p = this.loaded.get(k);
+        if (!p) {
+          p = schemaOfModel(model).then((s) => {
+            if (s) this.schemas.set(k, Object.freeze(s));
+            return s;
+          });
+          this.loaded.set(k, p);
+        }
+        return p;
+      }),
+    );
+  }
+
+  schemaFor(gvk: GroupVersionKind): JSONSchemaProps | undefined {
+    return this.schemas.get(key(gvk));
+  }
+}
+
+let shared: BuiltinSchemaResolver | undefined;
+
+/** One resolver per process: the imported models and built schemas are shared by every policy checked. */
+export function builtinSchemaResolver(): BuiltinSchemaResolver {
+  shared ??= new BuiltinSchemaResolver();
+  return shared;
+}
