@@ -55,6 +55,21 @@ export type {
   WebhookServerOptions,
 } from './webhook-server.js';
 
+export {
+  changeApiVersionOnly,
+  conversionFaults,
+  conversionReviewProblem,
+  startConversionWebhookServer,
+} from './conversion-webhook-server.js';
+export type {
+  ConversionFailure,
+  ConversionFault,
+  ConversionWebhookServer,
+  ConversionWebhookServerOptions,
+  ConvertFunction,
+  ReceivedConversionReview,
+} from './conversion-webhook-server.js';
+
 export { useApiServer, useWebhookServer } from './jest.js';
 export type { ApiServerEnv, UseWebhookServerOptions, WebhookEnv } from './jest.js';
 

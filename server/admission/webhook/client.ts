@@ -45,6 +45,8 @@ export interface WebhookClientOptions {
   maxInFlightPerEndpoint?: number;
   /** Client configs kept (kube: 200); the least recently used are dropped beyond it. */
   cacheSize?: number;
+  /** The client-wide Client.Timeout for calls without timeoutSeconds (kube: 30 s). */
+  defaultTimeoutSeconds?: number;
 }
 
 export interface WebhookCall {
@@ -69,8 +71,24 @@ export type WebhookCallResult =
   /** the request, its HTTP status or the decoding of its body failed (kube: "failed to call webhook: <error>") */
   | { ok: false; stage: 'call'; error: string; status?: CallStatus };
 
+/** Any JSON body posted to a webhook (conversion webhooks post ConversionReviews through the same stack). */
+export interface WebhookPost {
+  clientConfig: WebhookClientConfig;
+  /** the deadline of the call; without it the client-wide timeout applies */
+  timeoutSeconds?: number;
+  body: unknown;
+}
+
+export type WebhookPostResult =
+  /** a 2xx answer, undecoded (gunzipped) */
+  | { ok: true; statusCode: number; contentType: string; body: Buffer }
+  | { ok: false; stage: 'client'; error: string }
+  | { ok: false; stage: 'call'; error: string; status?: CallStatus };
+
 export interface WebhookClient {
   call(call: WebhookCall): Promise<WebhookCallResult>;
+  /** Posts `body` as JSON and returns the 2xx answer's bytes, or kube's error text as `call` does. */
+  post(post: WebhookPost): Promise<WebhookPostResult>;
   /** Closes every pooled connection. */
   close(): void;
 }
@@ -389,6 +407,7 @@ export function createWebhookClient(opts: WebhookClientOptions = {}): WebhookCli
   const cacheSize = opts.cacheSize ?? 200;
   const cache = new Map<string, Endpoint>();
   const resolveService = opts.serviceResolver;
+  const clientTimeoutSeconds = opts.defaultTimeoutSeconds ?? 30;
 
   function buildEndpoint(cc: WebhookClientConfig): EndpointResult {
     let scheme: 'https' | 'http' = 'https';
@@ -499,16 +518,23 @@ export function createWebhookClient(opts: WebhookClientOptions = {}): WebhookCli
   }
 
   async function call(wc: WebhookCall): Promise<WebhookCallResult> {
-    const got = endpointFor(wc.clientConfig);
+    const version = (wc.review.apiVersion === 'admission.k8s.io/v1beta1' ? 'v1beta1' : 'v1') as AdmissionReviewVersion;
+    const posted = await post({ clientConfig: wc.clientConfig, body: wc.review, ...(wc.timeoutSeconds === undefined ? {} : { timeoutSeconds: wc.timeoutSeconds }) });
+    if (!posted.ok) return posted;
+    const decoded = decodeAdmissionReview(posted.body, posted.contentType, posted.statusCode, version);
+    return decoded.ok ? { ok: true, review: decoded.review } : { ok: false, stage: 'call', error: decoded.error };
+  }
+
+  async function post(wp: WebhookPost): Promise<WebhookPostResult> {
+    const got = endpointFor(wp.clientConfig);
     if (!got.ok) return { ok: false, stage: 'client', error: got.error };
     const ep = got.endpoint;
-    const version = (wc.review.apiVersion === 'admission.k8s.io/v1beta1' ? 'v1beta1' : 'v1') as AdmissionReviewVersion;
-    const timeoutSeconds = wc.timeoutSeconds;
-    // without timeoutSeconds the client-wide 30 s Client.Timeout is what ends the call
-    const deadlineMs = (timeoutSeconds ?? 30) * 1000;
-    const requestPath = `${escapePath(ep.path)}?timeout=${timeoutSeconds ?? 30}s`;
+    const timeoutSeconds = wp.timeoutSeconds;
+    // without timeoutSeconds the client-wide Client.Timeout (kube: 30 s) is what ends the call
+    const deadlineMs = (timeoutSeconds ?? clientTimeoutSeconds) * 1000;
+    const requestPath = `${escapePath(ep.path)}?timeout=${timeoutSeconds ?? clientTimeoutSeconds}s`;
     const url = `${ep.scheme}://${ep.displayHost}${requestPath}`;
-    const fail = (reason: string): WebhookCallResult => ({ ok: false, stage: 'call', error: `Post ${JSON.stringify(url)}: ${reason}` });
+    const fail = (reason: string): WebhookPostResult => ({ ok: false, stage: 'call', error: `Post ${JSON.stringify(url)}: ${reason}` });
 
     let host: string;
     let port: number;
@@ -524,7 +550,7 @@ export function createWebhookClient(opts: WebhookClientOptions = {}): WebhookCli
       port = ep.target!.port;
     }
 
-    const body = Buffer.from(JSON.stringify(wc.review), 'utf8');
+    const body = Buffer.from(JSON.stringify(wp.body), 'utf8');
     const headers: Record<string, string | string[]> = {
       Host: ep.displayHost,
       'Content-Type': 'application/json',
@@ -546,11 +572,11 @@ export function createWebhookClient(opts: WebhookClientOptions = {}): WebhookCli
     }
 
     const tctx: TransportContext = { connectAddress: joinHostPort(host, port), host };
-    return new Promise<WebhookCallResult>((resolve) => {
+    return new Promise<WebhookPostResult>((resolve) => {
       let settled = false;
       let gotHeaders = false;
       let deadline: DeadlineExceeded | undefined;
-      const finish = (r: WebhookCallResult): void => {
+      const finish = (r: WebhookPostResult): void => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
@@ -599,8 +625,7 @@ export function createWebhookClient(opts: WebhookClientOptions = {}): WebhookCli
             const st = statusForHttpError(status, res.headers['content-type'], data);
             return finish({ ok: false, stage: 'call', error: st.message, status: st });
           }
-          const decoded = decodeAdmissionReview(data, res.headers['content-type'] || 'application/json', status, version);
-          finish(decoded.ok ? { ok: true, review: decoded.review } : { ok: false, stage: 'call', error: decoded.error });
+          finish({ ok: true, statusCode: status, contentType: res.headers['content-type'] || 'application/json', body: data });
         });
       });
       req.on('socket', (s) => {
@@ -622,6 +647,7 @@ export function createWebhookClient(opts: WebhookClientOptions = {}): WebhookCli
 
   return {
     call,
+    post,
     close() {
       for (const ep of cache.values()) ep.agent.destroy();
       cache.clear();

@@ -128,7 +128,7 @@ const findKindType = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** schema.ParseGroupVersion */
-function parseGroupVersion(gv: string): { ok: true; group: string; version: string } | { ok: false; error: string } {
+export function parseGroupVersion(gv: string): { ok: true; group: string; version: string } | { ok: false; error: string } {
   if (gv === '' || gv === '/') return { ok: true, group: '', version: '' };
   const parts = gv.split('/');
   if (parts.length === 1) return { ok: true, group: '', version: parts[0]! };
@@ -137,7 +137,7 @@ function parseGroupVersion(gv: string): { ok: true; group: string; version: stri
 }
 
 // sigs.k8s.io/yaml: YAML 1.1 (go-yaml v2) converted to JSON.
-function yamlToJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+export function yamlToJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
   const doc = parseDocument(text, { version: '1.1', uniqueKeys: false });
   if (doc.errors.length > 0) {
     const first = doc.errors[0]!;
