@@ -90,8 +90,14 @@ export const fieldErrors = {
   internal: (path: PathLike, detail: string): FieldError => ({ type: 'InternalError', field: p(path), detail }),
 };
 
+/** A bad value kube prints with Go's %#v of a struct (`apiextensions.ValidationRule{Rule:"…", …}`), pre-rendered. */
+export class GoStructValue {
+  constructor(readonly rendered: string) {}
+}
+
 /** kube's rendering of bad values: strings quoted (%q), scalars bare, []string as Go's %#v, other composites as JSON. */
 function renderValue(value: unknown): string {
+  if (value instanceof GoStructValue) return value.rendered;
   if (typeof value === 'string') return JSON.stringify(value);
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
