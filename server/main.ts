@@ -39,7 +39,7 @@ async function readOptional(file: string | undefined): Promise<string | undefine
   }
 }
 
-function staticManifestDirs(cfg: AdmissionConfig | undefined): Partial<Record<ManifestPlugin, string>> {
+export function staticManifestDirs(cfg: AdmissionConfig | undefined): Partial<Record<ManifestPlugin, string>> {
   const dirs: Partial<Record<ManifestPlugin, string>> = {};
   for (const plugin of manifestPluginNames) {
     const dir = cfg?.plugins[plugin]?.staticManifestsDir;
@@ -49,7 +49,7 @@ function staticManifestDirs(cfg: AdmissionConfig | undefined): Partial<Record<Ma
 }
 
 /** --admission-control-config-file, fully validated before anything listens. */
-async function loadAdmissionConfig(o: ServerOptions): Promise<AdmissionConfig | undefined> {
+export async function loadAdmissionConfig(o: ServerOptions): Promise<AdmissionConfig | undefined> {
   if (!o.admission.configFile) return undefined;
   const result = await loadAdmissionConfiguration(o.admission.configFile, o.featureGates, { enabledPlugins: o.admission.plugins });
   if (!result.ok) throw new StartupError(result.errors);
