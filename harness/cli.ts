@@ -283,6 +283,31 @@ const commands: Record<string, Command> = {
       return runBench(args, io);
     },
   },
+  validate: {
+    summary: 'check an admission configuration and its static manifests as kube-apiserver startup does, without serving',
+    usage: 'kah validate --admission-control-config-file=FILE [--feature-gates=…] [kube-apiserver flags…] [-o text|json] (kah validate --help for more)',
+    async run(args, io) {
+      const { runValidateCommand } = await import('./commands/validate.js');
+      return runValidateCommand(args, io);
+    },
+  },
+  admit: {
+    summary: 'run one request through the admission policies and webhooks without a server: allowed (exit 0) or denied (1)',
+    usage: 'kah admit (--admission-control-config-file=FILE | --manifests=PATH…) --object=FILE [--old-object=FILE] [--operation=OP] [-o text|json] … (kah admit --help for more)',
+    async run(args, io) {
+      const { runAdmitCommand } = await import('./commands/admit.js');
+      return runAdmitCommand(args, io);
+    },
+  },
+  scenario: {
+    summary: 'run scenario files (YAML) like a conformance suite: progress per step, JUnit, exit 1 on failure',
+    usage: 'kah scenario run PATH… [--junit FILE] [--filter REGEXP] [--bail] [--keep] [--parallel N] | kah scenario validate PATH…',
+    exitOnReturn: true,
+    async run(args, io) {
+      const { runScenarioCommand } = await import('./commands/scenario.js');
+      return runScenarioCommand(args, io);
+    },
+  },
   help,
 };
 
