@@ -184,6 +184,72 @@ describe('MutatingAdmissionPolicy (e2e and integration cases)', () => {
   });
 });
 
+describe('MutatingAdmissionPolicy expressions: jsonpatch library, result types, structured merge', () => {
+  it('escapes a label key containing "/" with jsonpatch.escapeKey in a JSONPatch path', async () => {
+    const { ns } = await withPolicy({
+      mutations: [jsonPatch(`[JSONPatch{op: "add", path: "/metadata/labels/" + jsonpatch.escapeKey("example.com/tier"), value: "gold"}]`)],
+    });
+    const r = await api(server, 'POST', deployments(ns), deployment('escaped', 1));
+    expect([r.status, r.json['message']]).toEqual([201, undefined]);
+    expect(r.json['metadata']).toMatchObject({ labels: { app: 'test', 'example.com/tier': 'gold' } });
+  });
+
+  it('refuses at create a mutation whose result type is not Object / list(JSONPatch), and jsonpatch outside mutations', async () => {
+    const label = unique('map-types');
+    const name = `${label}.policy.example.com`;
+    const r = await api(server, 'POST', mapPath, policy(name, label, {
+      matchConditions: [{ name: 'escaped', expression: `jsonpatch.escapeKey("a/b") == "a~1b"` }],
+      mutations: [applyConfiguration('object'), jsonPatch('[]'), applyConfiguration('Object.spec{replicas: 1}')],
+    }));
+    expect([r.status, r.json['reason']]).toEqual([422, 'Invalid']);
+    const causes = (r.json['details'] as { causes: Array<{ field: string; message: string }> }).causes;
+    expect(causes.map((c) => [c.field, c.message])).toEqual([
+      [
+        'spec.matchConditions[0].expression',
+        `Invalid value: "jsonpatch.escapeKey(\\"a/b\\") == \\"a~1b\\"": compilation failed: ERROR: <input>:1:1: undeclared reference to 'jsonpatch' (in container '')\n | jsonpatch.escapeKey("a/b") == "a~1b"\n | ^\nERROR: <input>:1:20: undeclared reference to 'escapeKey' (in container '')\n | jsonpatch.escapeKey("a/b") == "a~1b"\n | ...................^`,
+      ],
+      ['spec.mutations[0].applyConfiguration.expression', 'Invalid value: "object": must evaluate to Object but got dyn'],
+      ['spec.mutations[1].jsonPatch.expression', 'Invalid value: "[]": must evaluate to list(JSONPatch) but got list(dyn)'],
+      ['spec.mutations[2].applyConfiguration.expression', 'Invalid value: "Object.spec{replicas: 1}": must evaluate to Object but got Object.spec'],
+    ]);
+  });
+
+  it('denies a mutation whose Object initializer is not named after its field (type mismatch)', async () => {
+    const { ns, policyName, bindingName } = await withPolicy({ mutations: [applyConfiguration(`Object{spec: Object.spec{strategy: Object.spec.wrong{type: "Recreate"}}}`)] });
+    const r = await api(server, 'POST', deployments(ns), deployment('mismatch', 1));
+    expect([r.status, r.json['message']]).toEqual([
+      403,
+      `policy '${policyName}' with binding '${bindingName}' denied request: type mismatch: unexpected type name "Object.spec.wrong", expected "Object.spec.strategy", which matches field name path from root Object type`,
+    ]);
+  });
+
+  it('merges containers by name and finalizers as a set, and refuses a field the Deployment schema does not declare', async () => {
+    const { ns } = await withPolicy({
+      mutations: [
+        applyConfiguration(
+          `Object{metadata: Object.metadata{finalizers: ["example.com/keep"]}, spec: Object.spec{template: Object.spec.template{spec: Object.spec.template.spec{containers: [Object.spec.template.spec.containers{name: "nginx", imagePullPolicy: "Always"}, Object.spec.template.spec.containers{name: "sidecar", image: "busybox:1.36"}]}}}}`,
+        ),
+      ],
+    });
+    const body = { ...deployment('merged', 1), metadata: { name: 'merged', labels: { app: 'test' }, finalizers: ['example.com/first'] } };
+    const r = await api(server, 'POST', deployments(ns), body);
+    expect(r.status).toBe(201);
+    expect((r.json['metadata'] as { finalizers: string[] }).finalizers).toEqual(['example.com/first', 'example.com/keep']);
+    const containers = (r.json['spec'] as { template: { spec: { containers: Array<{ name: string; image?: string; imagePullPolicy?: string }> } } }).template.spec.containers;
+    expect(containers.map((c) => [c.name, c.image, c.imagePullPolicy])).toEqual([
+      ['nginx', 'nginx:latest', 'Always'],
+      ['sidecar', 'busybox:1.36', 'IfNotPresent'],
+    ]);
+
+    const bad = await withPolicy({ mutations: [applyConfiguration(`Object{spec: Object.spec{template: Object.spec.template{spec: Object.spec.template.spec{containers: [Object.spec.template.spec.containers{name: "nginx", imageZ: "x"}]}}}}`)] });
+    const denied = await api(server, 'POST', deployments(bad.ns), deployment('undeclared', 1));
+    expect([denied.status, denied.json['message']]).toEqual([
+      403,
+      `policy '${bad.policyName}' with binding '${bad.bindingName}' denied request: error applying patch: failed to convert patch object to typed object: .spec.template.spec.containers[name="nginx"].imageZ: field not declared in schema`,
+    ]);
+  });
+});
+
 describe('MutatingAdmissionPolicy and mutating webhooks', () => {
   it('runs before MutatingAdmissionWebhook: the webhook sees the policy\'s change, and an IfNeeded policy sees the webhook\'s', async () => {
     const label = unique('map-webhook');

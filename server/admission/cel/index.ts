@@ -17,8 +17,8 @@ import { celLimits } from './environment.js';
 import { CelEngineEnv, type CompiledProgram } from './engine/env.js';
 import type { LibraryRegistration, LibraryVariable, ObjectTypeDecl } from './engine/functions.js';
 import { EvaluationAborted, type Activation } from './engine/interpreter.js';
-import { T, type CelType } from './engine/types.js';
-import { CelError, CelHostValue, ObjectValue, fromJSON, toJSON, type CelResult, type CelValue } from './engine/values.js';
+import { T, formatType, typeEquals, type CelType } from './engine/types.js';
+import { CelError, CelHostValue, CelMap, ObjectValue, fromJSON, toJSON, type CelResult, type CelValue } from './engine/values.js';
 
 export type { LibraryRegistration } from './engine/functions.js';
 
@@ -89,6 +89,31 @@ const MUTATION_TYPES: ObjectTypeDecl[] = [
 /** The CEL value behind a result handed out, so `variables.x` keeps its CEL type (uint, timestamp, Object{…}). */
 const celValueOfResult = new WeakMap<object, CelValue>();
 
+/**
+ * The type names of the `Object…` and `JSONPatch` values of a mutation's result, by the JSON object each became:
+ * kube checks them against the field path after evaluation (ObjectVal.CheckTypeNamesMatchFieldPathNames), which
+ * the plain JSON result would no longer tell.
+ */
+const objectTypeNames = new WeakMap<object, string>();
+
+/** The CEL object type a JSON value of a mutation's result was built as (`Object.spec`), if it was one. */
+export function objectTypeNameOf(value: unknown): string | undefined {
+  return value !== null && typeof value === 'object' ? objectTypeNames.get(value) : undefined;
+}
+
+/** Walks a CEL value and the JSON toJSON made of it together, recording the object types. */
+function recordObjectTypeNames(v: CelValue, json: unknown): void {
+  if (json === null || typeof json !== 'object') return;
+  if (v instanceof ObjectValue) {
+    objectTypeNames.set(json, v.typeName);
+    for (const [k, x] of v.fields) recordObjectTypeNames(x, (json as Record<string, unknown>)[k]);
+  } else if (Array.isArray(v) && Array.isArray(json)) {
+    v.forEach((x, i) => recordObjectTypeNames(x as CelValue, json[i]));
+  } else if (v instanceof CelMap) {
+    for (const [k, x] of v.entries()) if (typeof k === 'string') recordObjectTypeNames(x, (json as Record<string, unknown>)[k]);
+  }
+}
+
 /** JSON → CEL conversion once per object per request (objects are shared by every expression of a request). */
 const converted = new WeakMap<object, CelValue>();
 function convert(v: unknown): CelValue {
@@ -103,6 +128,25 @@ function convert(v: unknown): CelValue {
 
 function optionsKey(o: CompileOptions): string {
   return JSON.stringify([o.kind, o.hasParams, o.hasAuthorizer, o.variableNames, o.mutation ?? '', !!o.forWebhookMatchCondition]);
+}
+
+/**
+ * What kube's patch accessors return from ReturnTypes(): ApplyConfigurationCondition exactly `Object`,
+ * JSONPatchCondition exactly `list(JSONPatch)`. The compiler compares with IsExactType, so a `dyn` result (`object`,
+ * a variable) or an `Object.spec` is refused as well.
+ */
+const MUTATION_RESULT_TYPES: Readonly<Record<NonNullable<CompileOptions['mutation']>, CelType>> = {
+  ApplyConfiguration: T.object('Object'),
+  JSONPatch: T.list(T.object('JSONPatch')),
+};
+
+/** cel-go's Type.String() (the null type prints as null_type). */
+const celTypeString = (t: CelType): string => (t.kind === 'null' ? 'null_type' : formatType(t));
+
+/** kube's CompileCELExpression return-type check: "must evaluate to Object but got dyn". */
+function mutationResultError(mutation: NonNullable<CompileOptions['mutation']>, t: CelType): string | undefined {
+  const want = MUTATION_RESULT_TYPES[mutation];
+  return typeEquals(t, want) ? undefined : `must evaluate to ${celTypeString(want)} but got ${celTypeString(t)}`;
 }
 
 function resultTypeAccepted(kind: CompileOptions['kind'], t: CelType): boolean {
@@ -130,6 +174,7 @@ class CompiledAdmissionExpression implements CompiledExpression {
     if (out.value instanceof CelError) return { ok: false, kind: 'runtime', error: out.value.message };
     const result = { ok: true as const, value: toJSON(out.value) };
     celValueOfResult.set(result, out.value);
+    if (this.opts.mutation) recordObjectTypeNames(out.value, result.value);
     return result;
   }
 
@@ -175,12 +220,20 @@ class CompiledAdmissionExpression implements CompiledExpression {
 
 class AdmissionCelEnvironment implements CelEnvironment {
   private readonly engine: CelEngineEnv;
+  /** the engine of mutation expressions: the same libraries plus kube's hasPatchTypes ones (jsonpatch) */
+  private readonly mutationEngine: CelEngineEnv;
   private readonly cache = new Map<string, CompileResult>();
   private readonly libraryVariables: readonly LibraryVariable[];
 
-  constructor(libraries: readonly LibraryRegistration[]) {
-    this.engine = new CelEngineEnv({ libraries: [{ name: 'kubernetes.admission', types: [{ name: AUTHORIZER_TYPE }], objectTypes: REQUEST_TYPES }, ...libraries] });
+  constructor(libraries: readonly LibraryRegistration[], mutationLibraries: readonly LibraryRegistration[]) {
+    const base: LibraryRegistration[] = [{ name: 'kubernetes.admission', types: [{ name: AUTHORIZER_TYPE }], objectTypes: REQUEST_TYPES }, ...libraries];
+    this.engine = new CelEngineEnv({ libraries: base });
+    this.mutationEngine = mutationLibraries.length > 0 ? new CelEngineEnv({ libraries: [...base, ...mutationLibraries] }) : this.engine;
     this.libraryVariables = this.engine.registry.variables;
+  }
+
+  private engineFor(opts: Pick<CompileOptions, 'mutation'>): CelEngineEnv {
+    return opts.mutation ? this.mutationEngine : this.engine;
   }
 
   compile(expression: string, opts: CompileOptions): CompileResult {
@@ -229,19 +282,21 @@ class AdmissionCelEnvironment implements CelEnvironment {
   typeCheck(expression: string, opts: Omit<CompileOptions, 'hasParams' | 'variableNames' | 'kind'>, types: TypedDeclarations): TypeCheckResult {
     const full: CompileOptions = { ...opts, kind: 'any', hasParams: types.params !== undefined, variableNames: [...types.variables.keys()] };
     const { variables, objectTypes } = this.declarations(full, types);
-    const compiled = this.engine.compile(expression, { variables, objectTypes });
+    const compiled = this.engineFor(opts).compile(expression, { variables, objectTypes });
     if (!compiled.ok) return { ok: false, message: compiled.message };
     return { ok: true, type: compiled.program.type };
   }
 
   private compileUncached(expression: string, opts: CompileOptions): CompileResult {
     const { variables, objectTypes, libVars } = this.declarations(opts);
-    const compiled = this.engine.compile(expression, { variables, objectTypes });
+    const compiled = this.engineFor(opts).compile(expression, { variables, objectTypes });
     if (!compiled.ok) return { ok: false, error: `compilation failed: ${compiled.message}` };
     const t = compiled.program.type;
     if (!resultTypeAccepted(opts.kind, t)) {
       return { ok: false, error: `must evaluate to ${opts.kind}` };
     }
+    const mismatch = opts.mutation ? mutationResultError(opts.mutation, t) : undefined;
+    if (mismatch !== undefined) return { ok: false, error: mismatch };
     const warnings: string[] = [];
     const estimate = compiled.program.estimateCost({ presenceTestHasCost: false });
     const program = new CompiledAdmissionExpression(expression, estimate.max, compiled.program, opts, libVars);
@@ -249,6 +304,10 @@ class AdmissionCelEnvironment implements CelEnvironment {
   }
 }
 
-export function createCelEnvironment(opts: { libraries?: LibraryRegistration[] } = {}): CelEnvironment {
-  return new AdmissionCelEnvironment(opts.libraries ?? []);
+/**
+ * `mutationLibraries` are declared for MutatingAdmissionPolicy mutation expressions only (kube's hasPatchTypes
+ * environment adds library.JSONPatch there and nowhere else).
+ */
+export function createCelEnvironment(opts: { libraries?: LibraryRegistration[]; mutationLibraries?: LibraryRegistration[] } = {}): CelEnvironment {
+  return new AdmissionCelEnvironment(opts.libraries ?? [], opts.mutationLibraries ?? []);
 }

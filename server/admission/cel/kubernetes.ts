@@ -2,11 +2,11 @@
 // policies and webhook matchConditions so compiled programs are cached once per process.
 import type { CelEnvironment } from './environment.js';
 import { createCelEnvironment } from './index.js';
-import { kubernetesLibraries } from './library/index.js';
+import { kubernetesLibraries, mutationLibraries } from './library/index.js';
 
 let shared: CelEnvironment | undefined;
 
 export function kubernetesCelEnvironment(): CelEnvironment {
-  shared ??= createCelEnvironment({ libraries: [...kubernetesLibraries] });
+  shared ??= createCelEnvironment({ libraries: [...kubernetesLibraries], mutationLibraries: [...mutationLibraries] });
   return shared;
 }

@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../../api/types.js';
 import { applyStructuredMergeDiff, findAtomics, pruneNulls } from './apply-configuration.js';
-import { applySchemaFor } from './apply-schema.js';
+import { applySchemaFor, loadApplySchema, type ApplySchema } from './apply-schema.js';
 
 const deploymentSchema = applySchemaFor({ group: 'apps', kind: 'Deployment' });
 
@@ -173,5 +173,79 @@ describe('findAtomics', () => {
 describe('pruneNulls', () => {
   it('drops null fields at every level', () => {
     expect(pruneNulls({ a: null, b: { c: null, d: 1 }, e: [{ f: null }] })).toEqual({ b: { d: 1 }, e: [{}] });
+  });
+});
+
+// The same merges with the Deployment's OpenAPI shape (client-node's models) under the patch tags' list types.
+describe('ApplyConfiguration with the kind\'s OpenAPI schema', () => {
+  let typed: ApplySchema;
+  beforeAll(async () => {
+    typed = await loadApplySchema({ group: 'apps', version: 'v1', kind: 'Deployment' });
+  });
+
+  it('is what applySchemaFor answers for that version once loaded, and closed', () => {
+    expect(typed.closed).toBe(true);
+    expect(applySchemaFor({ group: 'apps', version: 'v1', kind: 'Deployment' })).toBe(typed);
+    expect(applySchemaFor({ group: 'apps', kind: 'Deployment' }).closed).toBe(false);
+  });
+
+  it('merges spec.template.spec.containers by name, keeping the live order and fields', () => {
+    const live = deploymentWith(podSpec({ containers: [{ name: 'a', image: 'a:1' }, { name: 'b', image: 'b:1' }] }));
+    const out = apply(live, { spec: podSpec({ containers: [{ name: 'b', image: 'b:2' }, { name: 'sidecar', image: 's' }] }) }, typed);
+    expect(out.spec).toEqual(podSpec({ containers: [{ name: 'a', image: 'a:1' }, { name: 'b', image: 'b:2' }, { name: 'sidecar', image: 's' }] }));
+  });
+
+  it('merges a container\'s env by name and ports by containerPort and protocol (TCP by default)', () => {
+    const live = deploymentWith(podSpec({ containers: [{ name: 'a', env: [{ name: 'X', value: '1' }], ports: [{ containerPort: 80 }] }] }));
+    const out = apply(live, { spec: podSpec({ containers: [{ name: 'a', env: [{ name: 'Y', value: '2' }], ports: [{ containerPort: 80, protocol: 'TCP', name: 'http' }, { containerPort: 80, protocol: 'UDP' }] }] }) }, typed);
+    expect(out.spec).toEqual(
+      podSpec({ containers: [{ name: 'a', env: [{ name: 'X', value: '1' }, { name: 'Y', value: '2' }], ports: [{ containerPort: 80, protocol: 'TCP', name: 'http' }, { containerPort: 80, protocol: 'UDP' }] }] }),
+    );
+  });
+
+  it('merges resources.claims by name (+listType=map without patch tags)', () => {
+    const live = deploymentWith(podSpec({ containers: [{ name: 'a', resources: { claims: [{ name: 'gpu' }] } }] }));
+    const out = apply(live, { spec: podSpec({ containers: [{ name: 'a', resources: { claims: [{ name: 'fpga' }] } }] }) }, typed);
+    expect(out.spec).toEqual(podSpec({ containers: [{ name: 'a', resources: { claims: [{ name: 'gpu' }, { name: 'fpga' }] } }] }));
+  });
+
+  it('merges finalizers as a set, labels and annotations key by key', () => {
+    const live = deploymentWith({}, { name: 'web', labels: { a: '1' }, annotations: { x: 'y' }, finalizers: ['f1', 'f2'] });
+    const out = apply(live, { metadata: { labels: { b: '2' }, annotations: { x: 'z' }, finalizers: ['f3', 'f1'] } }, typed);
+    expect(out.metadata).toEqual({ name: 'web', labels: { a: '1', b: '2' }, annotations: { x: 'z' }, finalizers: ['f3', 'f1', 'f2'] });
+  });
+
+  it('refuses atomic lists, maps and structs wherever they are', () => {
+    expect(applyError(deploymentWith({}), { spec: podSpec({ containers: [{ name: 'c', args: ['a'] }], tolerations: [{ key: 'k' }] }) }, typed)).toBe(
+      'invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: .spec.template.spec.containers[0].args, .spec.template.spec.tolerations',
+    );
+    expect(applyError(deploymentWith({}), { spec: { selector: { matchLabels: { l: 'v' } } } }, typed)).toBe(
+      'invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: .spec.selector',
+    );
+    expect(applyError(deploymentWith({}), { spec: podSpec({ nodeSelector: { disk: 'ssd' }, affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [] } } } }) }, typed)).toBe(
+      'invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: .spec.template.spec.nodeSelector, .spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution, .spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms',
+    );
+  });
+
+  it('refuses a field the schema does not declare, at any depth, naming keyed elements by key', () => {
+    expect(applyError(deploymentWith({}), { spec: podSpec({ containers: [{ name: 'x', bogus: 1 }] }) }, typed)).toBe(
+      'failed to convert patch object to typed object: .spec.template.spec.containers[name="x"].bogus: field not declared in schema',
+    );
+    expect(applyError(deploymentWith({}), { spec: { strategy: { rollingUpdate: { maxSurgeZ: 1 } } } }, typed)).toBe(
+      'failed to convert patch object to typed object: .spec.strategy.rollingUpdate.maxSurgeZ: field not declared in schema',
+    );
+    expect(applyError(deploymentWith({}), { spec: { bogus: 1 }, metadata: { bogus: 1 } }, typed)).toBe(
+      'failed to convert patch object to typed object: errors:\n  .spec.bogus: field not declared in schema\n  .metadata.bogus: field not declared in schema',
+    );
+  });
+
+  it('accepts any key in a map and any value in an object-typed field', () => {
+    const out = apply(deploymentWith({}), { spec: podSpec({ containers: [{ name: 'a', resources: { limits: { 'example.com/gpu': '1' } } }] }) }, typed);
+    expect(out.spec).toEqual(podSpec({ containers: [{ name: 'a', resources: { limits: { 'example.com/gpu': '1' } } }] }));
+  });
+
+  it('finds every undeclared field of an object as the strict JSON decoder names them', () => {
+    const obj = { apiVersion: 'apps/v1', kind: 'Deployment', bogus: 1, metadata: { name: 'x', labels: { a: 'b' }, nope: 1 }, spec: podSpec({ containers: [{ name: 'a' }, { name: 'b', ports: [{ containerPortZ: 8080 }] }], tolerations: [{ key: 'k', what: 1 }] }) };
+    expect(typed.unknownFields(obj)).toEqual(['bogus', 'metadata.nope', 'spec.template.spec.containers[1].ports[0].containerPortZ', 'spec.template.spec.tolerations[0].what']);
   });
 });

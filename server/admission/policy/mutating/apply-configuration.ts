@@ -6,7 +6,7 @@
 // converts the result back to has no nulls). The schema is ./apply-schema.ts; its header says what it covers.
 // Pure: neither input is modified.
 import type { KubeObject } from '../../../api/types.js';
-import { fieldNode, type ApplyNode, type ApplySchema, type ListMapKey } from './apply-schema.js';
+import { fieldNode, isUndeclaredField, listElementNode, type ApplyNode, type ApplySchema, type ListMapKey } from './apply-schema.js';
 
 export type ApplyConfigurationResult = { ok: true; object: KubeObject } | { ok: false; error: string };
 
@@ -74,18 +74,31 @@ function elementKey(node: ApplyNode, child: unknown): ElementKey {
 
 const isAssociative = (node: ApplyNode): node is Extract<ApplyNode, { type: 'associativeList' | 'setList' }> => node.type === 'associativeList' || node.type === 'setList';
 
-const elementNode = (node: ApplyNode): ApplyNode => (node.type === 'associativeList' ? node.element() : { type: 'typedField' });
+const elementNode = (node: ApplyNode): ApplyNode => listElementNode(node) ?? { type: 'typedField' };
 
 /**
- * The validating walker of ObjectToTyped, for what this server's schema knows: associative lists must have
- * well-formed, distinct keys (duplicates are accepted in the live object, as kube converts it with
- * AllowDuplicates). The first bad element of a list ends the walk of that list.
+ * The validating walker of ObjectToTyped, for what this server's schema knows: fields a closed struct does not
+ * declare (for the patch: the live object comes from storage), and associative lists with well-formed, distinct
+ * keys (duplicates are accepted in the live object, as kube converts it with AllowDuplicates). The first bad
+ * element of a list ends the walk of that list.
  */
-function validateValue(value: unknown, node: ApplyNode, path: string, allowDuplicates: boolean, errs: ValidationError[]): void {
-  if (node.type === 'deduced' || node.type === 'atomicStruct' || node.type === 'atomicList') return;
+function validateValue(value: unknown, node: ApplyNode, path: string, live: boolean, errs: ValidationError[]): void {
+  if (node.type === 'deduced') return;
+  if (node.type === 'atomicStruct') {
+    if (node.shape) validateValue(value, node.shape(), path, live, errs);
+    return;
+  }
+  if (node.type === 'atomicList') {
+    const element = node.element?.();
+    if (element && Array.isArray(value)) value.forEach((v, i) => validateValue(v, element, `${path}[${i}]`, live, errs));
+    return;
+  }
   if (isMap(value)) {
-    if (node.type !== 'struct' && node.type !== 'typedField') return;
-    for (const [k, v] of Object.entries(value)) validateValue(v, fieldNode(node, k), `${path}.${k}`, allowDuplicates, errs);
+    if (node.type !== 'struct' && node.type !== 'typedField' && node.type !== 'map') return;
+    for (const [k, v] of Object.entries(value)) {
+      if (!live && isUndeclaredField(node, k)) errs.push({ path: `${path}.${k}`, message: 'field not declared in schema' });
+      else validateValue(v, fieldNode(node, k), `${path}.${k}`, live, errs);
+    }
     return;
   }
   if (!Array.isArray(value) || !isAssociative(node)) return;
@@ -97,9 +110,9 @@ function validateValue(value: unknown, node: ApplyNode, path: string, allowDupli
       errs.push({ path, message: `element ${i}: ${key.error}` });
       return;
     }
-    if (seen.has(key.pe.id) && !allowDuplicates) errs.push({ path, message: `duplicate entries for key ${key.pe.text}` });
+    if (seen.has(key.pe.id) && !live) errs.push({ path, message: `duplicate entries for key ${key.pe.text}` });
     seen.add(key.pe.id);
-    if (node.type === 'associativeList') validateValue(value[i], element, `${path}${key.pe.text}`, allowDuplicates, errs);
+    if (node.type === 'associativeList') validateValue(value[i], element, `${path}${key.pe.text}`, live, errs);
   }
 }
 
@@ -112,7 +125,7 @@ export function findAtomics(value: unknown, node: ApplyNode, path = ''): string[
   if (node.type === 'deduced') return out;
   if (isMap(value)) {
     if (node.type === 'atomicStruct') out.push(path);
-    if (node.type === 'struct' || node.type === 'typedField' || node.type === 'atomicStruct') {
+    if (node.type === 'struct' || node.type === 'typedField' || node.type === 'atomicStruct' || node.type === 'map') {
       for (const [k, v] of Object.entries(value)) out.push(...findAtomics(v, fieldNode(node, k), `${path}.${k}`));
     }
     return out;
@@ -252,7 +265,8 @@ export function applyStructuredMergeDiff(live: KubeObject, patch: JsonMap, schem
   if (live.apiVersion !== undefined) typedPatch['apiVersion'] = live.apiVersion;
   if (live.kind !== undefined) typedPatch['kind'] = live.kind;
 
-  const patchErrors: ValidationError[] = schema.unknownFields(typedPatch).map((p) => ({ path: `.${p}`, message: 'field not declared in schema' }));
+  // a closed schema finds undeclared fields at every depth while validating; the patch tags know the top levels
+  const patchErrors: ValidationError[] = schema.closed ? [] : schema.unknownFields(typedPatch).map((p) => ({ path: `.${p}`, message: 'field not declared in schema' }));
   validateValue(typedPatch, schema.root, '', false, patchErrors);
   if (patchErrors.length > 0) return { ok: false, error: `failed to convert patch object to typed object: ${validationErrorsString(patchErrors)}` };
 

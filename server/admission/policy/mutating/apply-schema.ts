@@ -1,19 +1,28 @@
 // The part of the built-in types' structured-merge-diff schema an ApplyConfiguration mutation needs: which lists
 // are associative (listType=map, merged by key), which are sets (listType=set), which lists, maps and structs are
-// atomic. kube reads it from the OpenAPI of the served types (its TypeConverter); this server derives it from the
-// strategic merge patch tags of server/endpoints/patch/smp-schema.ts — a `patchMergeKey` list is listType=map on
-// that key, a `patchStrategy:"merge"` list of scalars is listType=set — plus the atomic markers below.
+// atomic, and which fields a struct declares. kube reads it all from the OpenAPI of the served types (its
+// TypeConverter). Here the shape comes from the kind's OpenAPI schema (server/api/openapi: client-node's models,
+// loaded by `loadApplySchema`), and the list and map types from the strategic merge patch tags of
+// server/endpoints/patch/smp-schema.ts, since the models carry no x-kubernetes-list-type, list-map-keys or map-type:
+// a `patchMergeKey` list is listType=map on that key, a `patchStrategy:"merge"` list of scalars is listType=set,
+// plus the markers below.
 //
 // The subset, and where it differs from kube:
-// - Every list the tags do not describe is atomic (as an OpenAPI list without x-kubernetes-list-type is), so it
-//   may not appear in an ApplyConfiguration (kube's validatePatch). Lists kube marks +listType=map without patch
-//   tags (e.g. containers[].resources.claims) are therefore refused here and accepted there.
+// - Every list neither the tags nor the markers describe is atomic (as an OpenAPI list without
+//   x-kubernetes-list-type is), so it may not appear in an ApplyConfiguration (kube's validatePatch). Lists kube
+//   marks +listType=map/set without patch tags are listed below (containers[].resources.claims); others would be
+//   refused here and accepted there.
 // - Atomic structs and maps are those listed in `atomicStructFields` / `atomicKindFields` (LabelSelector,
-//   OwnerReference, LocalObjectReference, nodeSelector, the env var sources); kube knows every one.
-// - Unknown fields are found at the top level and in metadata only (server/registry/known-fields.ts), for the
-//   kinds described there; kube checks every level ("field not declared in schema"). Value types are not checked.
-// - Kinds with no patch metadata at all are merged as kube merges a deduced (schemaless) type: objects merge,
-//   lists replace, nothing is atomic.
+//   OwnerReference, LocalObjectReference, NodeSelector, nodeSelector, the env var sources); kube knows every one.
+// - With the OpenAPI schema every struct is closed: a field it does not declare is "field not declared in schema"
+//   at any depth, and the unknown fields of a JSON-patched object are found wherever they are; additionalProperties
+//   are granular maps; the elements of atomic lists are still checked. Value types are not checked.
+// - Before the schema is loaded (or for a kind the models lack) unknown fields are found at the top level and in
+//   metadata only (server/registry/known-fields.ts), for the kinds described there.
+// - Kinds with no patch metadata and no schema are merged as kube merges a deduced (schemaless) type: objects
+//   merge, lists replace, nothing is atomic.
+import type { JSONSchemaProps } from '../../../api/apiextensions.js';
+import { builtinSchemaResolver } from '../../../api/openapi/builtin-schemas.js';
 import { lookupPatchMeta, strategicMergeSchemaFor, strategicMergeSchemas, type PatchMeta, type StructSchema } from '../../../endpoints/patch/smp-schema.js';
 import { unknownFields } from '../../../registry/known-fields.js';
 
@@ -25,14 +34,19 @@ export interface ListMapKey {
 }
 
 export type ApplyNode =
-  /** a struct with fields this server knows; any other field is `typedField` */
-  | { readonly type: 'struct'; readonly fields: Readonly<Record<string, () => ApplyNode>> }
+  /**
+   * a struct with fields this server knows; any other field is `typedField`, or, when the struct is `closed` (its
+   * OpenAPI schema is known), not declared in the schema
+   */
+  | { readonly type: 'struct'; readonly fields: Readonly<Record<string, () => ApplyNode>>; readonly closed?: boolean }
+  /** an OpenAPI additionalProperties map: merged key by key, every value of the element's shape */
+  | { readonly type: 'map'; readonly element: () => ApplyNode }
   /** a field of a typed kind whose shape is not described: objects merge granularly, lists are atomic */
   | { readonly type: 'typedField' }
-  /** a struct or map marked atomic (+structType=atomic, +mapType=atomic): replaced whole */
-  | { readonly type: 'atomicStruct' }
-  /** +listType=atomic, explicitly */
-  | { readonly type: 'atomicList' }
+  /** a struct or map marked atomic (+structType=atomic, +mapType=atomic): replaced whole; `shape` for validation */
+  | { readonly type: 'atomicStruct'; readonly shape?: () => ApplyNode }
+  /** +listType=atomic, explicitly or by default; `element` (from a schema) for validation */
+  | { readonly type: 'atomicList'; readonly element?: () => ApplyNode }
   /** +listType=set: scalars, merged as a set */
   | { readonly type: 'setList' }
   /** +listType=map: elements merged by their keys */
@@ -43,7 +57,15 @@ export type ApplyNode =
 /** What applying to one kind needs. */
 export interface ApplySchema {
   readonly root: ApplyNode;
-  /** fields of the object that the kind does not have, as paths "spec" / "metadata.foo" */
+  /**
+   * the structs are closed (the kind's OpenAPI schema is known): validation finds undeclared fields itself, at
+   * every depth, and `unknownFields` reports them all
+   */
+  readonly closed: boolean;
+  /**
+   * fields of the object that the kind does not have, as the strict JSON decoder names them: "spec",
+   * "metadata.foo", "spec.template.spec.containers[1].ports[0].containerPortZ"
+   */
   unknownFields(obj: Record<string, unknown>): string[];
 }
 
@@ -75,9 +97,27 @@ const atomicStructFields = new Map<StructSchema, Readonly<Record<string, ApplyNo
       nodeSelector: atomicStruct,
       // LocalObjectReference is +structType=atomic
       imagePullSecrets: { type: 'associativeList', keys: [{ name: 'name' }], element: () => atomicStruct },
+      // the constraints' LabelSelector is +structType=atomic
+      topologySpreadConstraints: {
+        type: 'associativeList',
+        keys: [{ name: 'topologyKey' }, { name: 'whenUnsatisfiable' }],
+        element: () => ({ type: 'struct', fields: { labelSelector: () => atomicStruct } }),
+      },
+      // NodeSelector is +structType=atomic
+      affinity: {
+        type: 'struct',
+        fields: { nodeAffinity: () => ({ type: 'struct', fields: { requiredDuringSchedulingIgnoredDuringExecution: () => atomicStruct } }) },
+      },
     },
   ],
-  [containerStruct, { env: { type: 'associativeList', keys: [{ name: 'name' }], element: () => ({ type: 'struct', fields: { valueFrom: () => envVarSource } }) } }],
+  [
+    containerStruct,
+    {
+      env: { type: 'associativeList', keys: [{ name: 'name' }], element: () => ({ type: 'struct', fields: { valueFrom: () => envVarSource } }) },
+      // ResourceRequirements.claims is +listType=map keyed by name, without patch tags
+      resources: { type: 'struct', fields: { claims: () => ({ type: 'associativeList', keys: [{ name: 'name' }], element: () => typedField }) } },
+    },
+  ],
   // Service.spec.selector is +mapType=atomic
   [serviceSpecStruct, { selector: atomicStruct }],
 ]);
@@ -137,28 +177,134 @@ function withAtomicAt(node: ApplyNode, path: readonly string[]): ApplyNode {
 }
 
 const schemaCache = new Map<string, ApplySchema>();
+/** schemas with the kind's OpenAPI shape, by "group/version/Kind" */
+const typedSchemaCache = new Map<string, ApplySchema>();
 
-/** The apply schema of a kind ("apps", "Deployment"). */
-export function applySchemaFor(gvk: { group: string; kind: string }): ApplySchema {
+/** The patch-tag schema of a kind: its list types and atomics, every struct open. */
+function taggedRoot(gvk: { group: string; kind: string }): ApplyNode | undefined {
+  const smp = strategicMergeSchemaFor(gvk);
+  if (!smp) return undefined;
+  let root: ApplyNode = structNode(smp);
+  for (const path of atomicKindFields[`${gvk.group}/${gvk.kind}`] ?? []) root = withAtomicAt(root, path.split('.'));
+  return root;
+}
+
+/**
+ * The apply schema of a kind ("apps", "Deployment"): with its OpenAPI shape once `loadApplySchema` loaded it for
+ * that version, else from the patch tags alone.
+ */
+export function applySchemaFor(gvk: { group: string; kind: string; version?: string }): ApplySchema {
+  if (gvk.version !== undefined) {
+    const typed = typedSchemaCache.get(`${gvk.group}/${gvk.version}/${gvk.kind}`);
+    if (typed) return typed;
+  }
   const key = `${gvk.group}/${gvk.kind}`;
   const hit = schemaCache.get(key);
   if (hit) return hit;
-  const smp = strategicMergeSchemaFor(gvk);
-  let root: ApplyNode = smp ? structNode(smp) : deduced;
-  for (const path of atomicKindFields[key] ?? []) root = withAtomicAt(root, path.split('.'));
+  const tagged = taggedRoot(gvk);
   const schema: ApplySchema = Object.freeze({
-    root,
-    unknownFields: (obj: Record<string, unknown>) => (smp ? unknownFields(gvk.kind, obj) : []),
+    root: tagged ?? deduced,
+    closed: false,
+    unknownFields: (obj: Record<string, unknown>) => (tagged ? unknownFields(gvk.kind, obj) : []),
   });
   schemaCache.set(key, schema);
   return schema;
 }
 
-/** The node of a struct field; a field the struct does not describe is typed but unknown here. */
+/**
+ * Loads the kind's OpenAPI schema (the built-in kinds'; imported on first use) so that `applySchemaFor` answers
+ * with its shape from then on. Kinds without one keep the patch-tag schema.
+ */
+export async function loadApplySchema(gvk: { group: string; version: string; kind: string }): Promise<ApplySchema> {
+  const key = `${gvk.group}/${gvk.version}/${gvk.kind}`;
+  if (!typedSchemaCache.has(key)) {
+    const resolver = builtinSchemaResolver();
+    if (resolver.knows(gvk)) {
+      await resolver.load([gvk]);
+      const openapi = resolver.schemaFor(gvk);
+      if (openapi && !typedSchemaCache.has(key)) typedSchemaCache.set(key, typedApplySchema(openapi, taggedRoot(gvk) ?? deduced));
+    }
+  }
+  return applySchemaFor(gvk);
+}
+
+/** An apply schema from an OpenAPI schema, the list types and atomics taken from `tagged` where it has them. */
+export function typedApplySchema(openapi: JSONSchemaProps, tagged: ApplyNode): ApplySchema {
+  const root = typedNode(openapi, tagged);
+  return Object.freeze({ root, closed: true, unknownFields: (obj: Record<string, unknown>) => undeclaredFields(obj, root, '') });
+}
+
+/** The node of one OpenAPI schema, where `tagged` is what the patch tags say about the same place. */
+function typedNode(s: JSONSchemaProps, tagged: ApplyNode): ApplyNode {
+  const items = s.type === 'array' && s.items && !Array.isArray(s.items) ? s.items : undefined;
+  switch (tagged.type) {
+    case 'atomicStruct':
+      return { type: 'atomicStruct', shape: () => typedNode(s, typedField) };
+    case 'atomicList':
+      return items ? { type: 'atomicList', element: () => typedNode(items, typedField) } : tagged;
+    case 'setList':
+      return tagged;
+    case 'associativeList':
+      return items ? { ...tagged, element: () => typedNode(items, tagged.element()) } : tagged;
+  }
+  if (s.type === 'array') return items ? { type: 'atomicList', element: () => typedNode(items, typedField) } : { type: 'atomicList' };
+  if (s.type !== 'object') return typedField;
+  if (s.properties) {
+    const fields: Record<string, () => ApplyNode> = {};
+    for (const [name, prop] of Object.entries(s.properties)) {
+      let node: ApplyNode | undefined;
+      fields[name] = () => (node ??= typedNode(prop, fieldNode(tagged, name)));
+    }
+    return { type: 'struct', fields, closed: true };
+  }
+  const ap = s.additionalProperties;
+  if (ap !== undefined && typeof ap === 'object') {
+    let element: ApplyNode | undefined;
+    return { type: 'map', element: () => (element ??= typedNode(ap, typedField)) };
+  }
+  // RawExtension, FieldsV1: objects of any shape
+  return typedField;
+}
+
+/** The strict JSON decoder's unknown fields: every field a closed struct does not declare, lists by index. */
+function undeclaredFields(value: unknown, node: ApplyNode, path: string): string[] {
+  const out: string[] = [];
+  const shape = node.type === 'atomicStruct' && node.shape ? node.shape() : node;
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    if (shape.type !== 'struct' && shape.type !== 'map') return out;
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      const p = path ? `${path}.${k}` : k;
+      if (shape.type === 'struct' && shape.closed && !Object.prototype.hasOwnProperty.call(shape.fields, k)) out.push(p);
+      else out.push(...undeclaredFields(v, fieldNode(shape, k), p));
+    }
+    return out;
+  }
+  if (Array.isArray(value)) {
+    const element = listElementNode(node);
+    if (element) value.forEach((v, i) => out.push(...undeclaredFields(v, element, `${path}[${i}]`)));
+  }
+  return out;
+}
+
+/** The node of a list's elements, when the schema knows it. */
+export function listElementNode(node: ApplyNode): ApplyNode | undefined {
+  if (node.type === 'associativeList') return node.element();
+  if (node.type === 'atomicList') return node.element?.();
+  return undefined;
+}
+
+/** Whether a closed struct leaves the field undeclared (kube's "field not declared in schema"). */
+export function isUndeclaredField(node: ApplyNode, field: string): boolean {
+  return node.type === 'struct' && node.closed === true && !Object.prototype.hasOwnProperty.call(node.fields, field);
+}
+
+/** The node of a struct field or map value; a field the struct does not describe is typed but unknown here. */
 export function fieldNode(node: ApplyNode, field: string): ApplyNode {
   switch (node.type) {
     case 'struct':
-      return node.fields[field]?.() ?? typedField;
+      return (Object.prototype.hasOwnProperty.call(node.fields, field) ? node.fields[field]?.() : undefined) ?? typedField;
+    case 'map':
+      return node.element();
     case 'deduced':
       return deduced;
     default:

@@ -25,6 +25,7 @@ import { collectParams } from '../generic/params.js';
 import { admissionRequestFor, namespaceNameFor, namespaceObjectFor } from '../generic/request.js';
 import { forbiddenFor, type RequestNamespace } from '../generic/scope.js';
 import type { ParamLookup, PolicyHook } from '../generic/types.js';
+import { loadApplySchema } from './apply-schema.js';
 import type { MutatingPolicyEvaluator } from './compile.js';
 import { mutationErrorTypeOf, type MutatingAdmissionPolicyMetrics } from './metrics.js';
 import { applyMutation } from './mutate.js';
@@ -183,6 +184,8 @@ async function runInvocations(invocations: readonly Invocation[], attrs: Admissi
   }
   const namespaceObject = namespaceObjectFor(namespace);
   const objectAtStart = attrs.object;
+  // the kind's OpenAPI shape for the patchers (imported once per kind, then cached)
+  if (attrs.object) await loadApplySchema(attrs.kind);
 
   for (const inv of invocations) {
     const e = inv.hook.evaluator;

@@ -1,6 +1,6 @@
 // The MutatingAdmissionPolicy admission plugin (kube's admission/plugin/policy/mutating).
 export { compileMutatingPolicy, type CompiledMutation, type MutatingPolicyEvaluator } from './compile.js';
-export { applySchemaFor, type ApplyNode, type ApplySchema, type ListMapKey } from './apply-schema.js';
+export { applySchemaFor, loadApplySchema, typedApplySchema, type ApplyNode, type ApplySchema, type ListMapKey } from './apply-schema.js';
 export { applyStructuredMergeDiff, findAtomics, pruneNulls, type ApplyConfigurationResult } from './apply-configuration.js';
 export { applyJsonPatchMutation, jsonPatchOperationsOf, strictDecodingError, type JsonPatchMutationResult, type JsonPatchOperationsResult } from './json-patch.js';
 export { applyMutation, type MutationInput, type MutationOutcome } from './mutate.js';

@@ -7,15 +7,16 @@ import type { KubeObject } from '../../../api/types.js';
 import { applyJsonPatch, type JsonPatchOperations } from '../../webhook/patch.js';
 import { celTypeName } from '../generic/expressions.js';
 import { pruneNulls } from './apply-configuration.js';
+import { objectTypeMismatch } from './object-type-names.js';
 
 export type JsonPatchOperationsResult = { ok: true; operations: JsonPatchOperations } | { ok: false; error: string };
 
 const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
- * evaluatePatchExpression: the operations of an evaluated JSONPatch expression. kube type-checks the expression
- * to list(JSONPatch) when compiling it; this server's expressions are dynamically typed, so the check happens
- * here, with the compiler's message.
+ * evaluatePatchExpression: the operations of an evaluated JSONPatch expression. The compiler already refused any
+ * result but list(JSONPatch) (../../cel/index.ts); the checks stay, as kube's patcher keeps them. An Object value
+ * must be named after its field path ("type mismatch: …").
  */
 export function jsonPatchOperationsOf(value: unknown): JsonPatchOperationsResult {
   if (!Array.isArray(value)) return { ok: false, error: `must evaluate to list(JSONPatch) but got ${celTypeName(value)}` };
@@ -27,7 +28,11 @@ export function jsonPatchOperationsOf(value: unknown): JsonPatchOperationsResult
       path: typeof element['path'] === 'string' ? element['path'] : '',
     };
     if (typeof element['from'] === 'string' && element['from'].length > 0) op['from'] = element['from'];
-    if ('value' in element) op['value'] = element['value'];
+    if ('value' in element) {
+      const mismatch = objectTypeMismatch(element['value']);
+      if (mismatch !== undefined) return { ok: false, error: mismatch };
+      op['value'] = element['value'];
+    }
     operations.push(op);
   }
   return { ok: true, operations };

@@ -4,6 +4,7 @@ import type { KubeObject } from '../../../api/types.js';
 import { kubernetesCelEnvironment } from '../../cel/kubernetes.js';
 import { compileMutatingPolicy } from './compile.js';
 import { jsonPatchOperationsOf, strictDecodingError } from './json-patch.js';
+import { loadApplySchema } from './apply-schema.js';
 import { applyMutation, type MutationOutcome } from './mutate.js';
 import { applyConfiguration, jsonPatch, map } from './test-fixtures.js';
 
@@ -153,6 +154,86 @@ describe('ApplyConfiguration mutations (kube\'s TestApplyConfiguration)', () => 
     expect(failure('ApplyConfiguration', `Object{spec: Object.spec{replicas: }}`, deploymentWith({}))).toMatch(/^compilation failed: ERROR: <input>:1:/);
     expect(failure('ApplyConfiguration', `Object{spec: Object.spec{replicas: object.spec.nope}}`, deploymentWith({}))).toBe(
       "expression 'Object{spec: Object.spec{replicas: object.spec.nope}}' resulted in error: no such key: nope",
+    );
+  });
+});
+
+describe('result types, checked when the expression is compiled (kube\'s ReturnTypes, IsExactType)', () => {
+  const compileError = (kind: 'JSONPatch' | 'ApplyConfiguration', expression: string): string | undefined => {
+    const slot = compileMutatingPolicy(map('p', [kind === 'JSONPatch' ? jsonPatch(expression) : applyConfiguration(expression)]), cel).mutations[0]!.slot;
+    return slot.compiled.ok ? undefined : slot.compiled.error;
+  };
+
+  it.each([
+    ['ApplyConfiguration', 'Object{spec: Object.spec{replicas: 1}}', undefined],
+    ['ApplyConfiguration', 'object.spec.replicas > 1 ? Object{} : Object{spec: Object.spec{replicas: 2}}', undefined],
+    ['ApplyConfiguration', '"I\'m a teapot!"', 'must evaluate to Object but got string'],
+    ['ApplyConfiguration', 'Object.spec{replicas: 1}', 'must evaluate to Object but got Object.spec'],
+    ['ApplyConfiguration', 'object', 'must evaluate to Object but got dyn'],
+    ['ApplyConfiguration', '{"spec": {"replicas": 1}}', 'must evaluate to Object but got map(string, map(string, int))'],
+    ['ApplyConfiguration', 'null', 'must evaluate to Object but got null_type'],
+    ['JSONPatch', '[JSONPatch{op: "remove", path: "/spec/replicas"}]', undefined],
+    ['JSONPatch', 'object.spec.replicas > 1 ? [JSONPatch{op: "remove", path: "/spec/replicas"}] : []', undefined],
+    ['JSONPatch', 'object.spec.template.spec.containers.map(c, JSONPatch{op: "test", path: "/spec/replicas", value: 1})', undefined],
+    ['JSONPatch', '[]', 'must evaluate to list(JSONPatch) but got list(dyn)'],
+    ['JSONPatch', 'JSONPatch{op: "remove", path: "/spec/replicas"}', 'must evaluate to list(JSONPatch) but got JSONPatch'],
+    ['JSONPatch', '[{"op": "remove", "path": "/spec/replicas"}]', 'must evaluate to list(JSONPatch) but got list(map(string, string))'],
+  ] as const)('%s %s: %s', (kind, expression, want) => {
+    expect(compileError(kind, expression)).toBe(want);
+  });
+
+  it('answers an invocation with the compile error', () => {
+    expect(failure('ApplyConfiguration', 'object', deploymentWith({}))).toBe('must evaluate to Object but got dyn');
+    expect(failure('JSONPatch', '[]', deploymentWith({}))).toBe('must evaluate to list(JSONPatch) but got list(dyn)');
+  });
+});
+
+describe('Object type names, checked after evaluation (kube\'s CheckTypeNamesMatchFieldPathNames)', () => {
+  const mismatch = (got: string, want: string) => `unexpected type name "${got}", expected "${want}", which matches field name path from root Object type`;
+
+  it('refuses an ApplyConfiguration whose Object initializer is not named after its field', () => {
+    expect(failure('ApplyConfiguration', 'Object{spec: Object.spec{selector: Object.spec.wrong{}}}', deploymentWith({}))).toBe(`type mismatch: ${mismatch('Object.spec.wrong', 'Object.spec.selector')}`);
+    // lists and maps are unnamed: their elements are at the field's path
+    expect(failure('ApplyConfiguration', 'Object{spec: Object.spec{template: Object.spec.template{spec: Object.spec.template.spec{containers: [Object.spec.template.spec.container{name: "x"}]}}}}', deploymentWith({}))).toBe(
+      `type mismatch: ${mismatch('Object.spec.template.spec.container', 'Object.spec.template.spec.containers')}`,
+    );
+    expect(failure('ApplyConfiguration', 'Object{spec: Object.spec{a: Object.spec.b{}, c: Object.spec.d{}}}', deploymentWith({}))).toBe(
+      `type mismatch: ${mismatch('Object.spec.b', 'Object.spec.a')}\n${mismatch('Object.spec.d', 'Object.spec.c')}`,
+    );
+  });
+
+  it('refuses a JSONPatch value initializer with a misnamed nested type (kube\'s "jsonPatch invalid CEL initializer type")', () => {
+    const expression = `[JSONPatch{op: "add", path: "/spec/template/spec/containers/-", value: Object.spec.template.spec.containers{name: "x", ports: [Object.spec.template.spec.containers.portsZ{containerPort: 8080}]}}]`;
+    expect(failure('JSONPatch', expression, deploymentWith(containers('a')))).toBe(`type mismatch: ${mismatch('Object.spec.template.spec.containers.portsZ', 'Object.spec.template.spec.containers.ports')}`);
+  });
+
+  it('does not look into values read from the object, map literals of named values included', () => {
+    expect(patched('ApplyConfiguration', 'Object{metadata: Object.metadata{labels: object.metadata.labels}}', deploymentWith({}, { labels: { a: 'b' } }))).toEqual(deploymentWith({}, { labels: { a: 'b' } }));
+    expect(patched('JSONPatch', '[JSONPatch{op: "add", path: "/metadata/labels", value: {"x": "y"}}]', deploymentWith({}, {}))).toEqual(deploymentWith({}, { labels: { x: 'y' } }));
+  });
+});
+
+describe('mutations with the Deployment\'s OpenAPI schema', () => {
+  beforeAll(async () => {
+    await loadApplySchema(deploymentKind);
+  });
+
+  it('names an unknown field deep in a JSON-patched object as the strict decoder does (kube\'s "jsonPatch invalid CEL initializer field")', () => {
+    const expression = `[JSONPatch{op: "add", path: "/spec/template/spec/containers/-", value: Object.spec.template.spec.containers{name: "x", ports: [Object.spec.template.spec.containers.ports{containerPortZ: 8080}]}}]`;
+    const r = run('JSONPatch', expression, deploymentWith(containers('a')));
+    expect('status' in r && r.status.status.message).toBe('Internal error occurred: strict decoding error: unknown field "spec.template.spec.containers[1].ports[0].containerPortZ"');
+  });
+
+  it('refuses an undeclared field of an ApplyConfiguration at its depth', () => {
+    expect(failure('ApplyConfiguration', 'Object{spec: Object.spec{template: Object.spec.template{spec: Object.spec.template.spec{containers: [Object.spec.template.spec.containers{name: "x", imageZ: "i"}]}}}}', deploymentWith({}))).toBe(
+      'error applying patch: failed to convert patch object to typed object: .spec.template.spec.containers[name="x"].imageZ: field not declared in schema',
+    );
+  });
+
+  it('adds a container by name and keeps the others (listType=map)', () => {
+    const expression = 'Object{spec: Object.spec{template: Object.spec.template{spec: Object.spec.template.spec{containers: [Object.spec.template.spec.containers{name: "sidecar", image: "busybox"}]}}}}';
+    expect(patched('ApplyConfiguration', expression, deploymentWith(containers('a')))).toEqual(
+      deploymentWith({ template: { spec: { containers: [{ name: 'a' }, { name: 'sidecar', image: 'busybox' }] } } }),
     );
   });
 });

@@ -9,6 +9,7 @@ import { applyStructuredMergeDiff } from './apply-configuration.js';
 import { applySchemaFor } from './apply-schema.js';
 import type { CompiledMutation } from './compile.js';
 import { applyJsonPatchMutation, jsonPatchOperationsOf, strictDecodingError } from './json-patch.js';
+import { objectTypeMismatch } from './object-type-names.js';
 
 export type MutationOutcome =
   /** the patched object, not yet defaulted (the object itself when a JSON patch's test failed) */
@@ -44,8 +45,10 @@ export function applyMutation(
   const schema = applySchemaFor(input.kind);
 
   if (mutation.patchType === 'ApplyConfiguration') {
-    // kube's compiler refuses any other result type; this server's expressions are dynamically typed
+    // the compiler refused every other result type (../../cel/index.ts); kept as kube's patcher keeps its check
     if (!isMap(result.value)) return { ok: false, error: `must evaluate to Object but got ${celTypeName(result.value)}` };
+    const mismatch = objectTypeMismatch(result.value);
+    if (mismatch !== undefined) return { ok: false, error: mismatch };
     const applied = applyStructuredMergeDiff(input.object, result.value, schema);
     if (!applied.ok) return { ok: false, error: `error applying patch: ${applied.error}` };
     return { ok: true, object: applied.object };
