@@ -11,6 +11,7 @@ import { newValidatingAdmissionPolicyMetrics } from './admission/policy/metrics.
 import { newMutatingAdmissionPolicyMetrics } from './admission/policy/mutating/metrics.js';
 import { mutatingPolicyApiSources, validatingPolicyApiSources } from './admission/policy/sources.js';
 import { ValidatingAdmissionPolicyStatusController } from './admission/policy/validating/status.js';
+import { builtinPolicyTypeChecker } from './admission/policy/validating/typechecking.js';
 import type { AdmissionChain } from './admission/chain.js';
 import { ApiConfigurationSource, compositeSource, type WriteEventType } from './admission/sources/api-source.js';
 import { StaticManifestController } from './admission/manifest/controller.js';
@@ -49,6 +50,7 @@ import { ResourceIndex } from './registry/resource-index.js';
 import { gvrKey, type ResourceInfo } from './registry/resource.js';
 import { ResourceStore } from './registry/store.js';
 import type { Storage } from './storage/interface.js';
+import type { CustomResourceDefinitions } from './apiextensions/index.js';
 import { kubernetesGitVersion } from './version.js';
 
 export interface ApiServerConfig {
@@ -108,6 +110,8 @@ export class ApiServer {
   /** one CEL environment per server: the policies' compile cache, shared by the strategies and the plugins */
   private readonly cel: CelEnvironment = kubernetesCelEnvironment();
   private policyStatusController?: ValidatingAdmissionPolicyStatusController;
+  /** CustomResourceDefinitions: serving and controllers, loaded when the server starts listening */
+  private crds?: CustomResourceDefinitions;
 
   private constructor(private readonly config: ApiServerConfig) {
     const gates = config.featureGates;
@@ -124,7 +128,8 @@ export class ApiServer {
   storeFor(info: ResourceInfo): ResourceStore {
     const key = gvrKey(info.group, info.version, info.resource);
     let store = this.stores.get(key);
-    if (!store) {
+    // A CRD update replaces its versions' ResourceInfos (schema, columns, subresources): the store follows.
+    if (!store || store.info !== info) {
       store = new ResourceStore(info, {
         storage: this.config.storage,
         prefix: this.config.etcdPrefix,
@@ -268,6 +273,12 @@ export class ApiServer {
     this.health.addLive({ name: 'log', check: () => {} });
     this.health.addReady({ name: 'etcd', check: () => config.storage.healthCheck() });
     this.health.addReady({
+      name: 'poststarthook/crd-informer-synced',
+      check: () => {
+        if (!this.crds?.hasSynced()) throw new Error('custom resource definitions not yet served');
+      },
+    });
+    this.health.addReady({
       name: 'poststarthook/start-system-namespaces-controller',
       check: () => {
         if (!this.systemNamespacesReady) throw new Error('system namespaces not yet created');
@@ -312,9 +323,38 @@ export class ApiServer {
     this.startNamespaceController();
     this.policyStatusController = new ValidatingAdmissionPolicyStatusController({
       store: this.storeFor(this.index.lookup('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicies')!),
+      typeCheck: builtinPolicyTypeChecker(this.cel, (gvr) => {
+        const info = this.index.lookup(gvr.group, gvr.version, gvr.resource);
+        return info ? [{ group: info.group, version: info.version, kind: info.kind }] : [];
+      }),
       log: (m, f) => config.log.info(m, f),
     });
     void this.policyStatusController.start();
+    void this.startCustomResourceDefinitions();
+  }
+
+  /** Serves the stored CRDs (before readiness) and runs the CRD controllers; the modules load here, not at import. */
+  private async startCustomResourceDefinitions(): Promise<void> {
+    const { customResourceDefinitions } = await import('./apiextensions/index.js');
+    const crdInfo = this.index.lookup('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
+    const crds = customResourceDefinitions({
+      index: this.index,
+      storeFor: (i) => this.storeFor(i),
+      // conversion webhooks use the service resolver, not the admission kubeconfig credentials
+      webhookClient: createWebhookClient({ ...(this.config.admission.validatingWebhookClient.serviceResolver ? { serviceResolver: this.config.admission.validatingWebhookClient.serviceResolver } : {}) }),
+      log: (m, f) => this.config.log.info(m, f),
+    });
+    this.crds = crds;
+    this.writeObservers.set(gvrKey(crdInfo.group, crdInfo.version, crdInfo.resource), (type, obj) => crds.observe(type, obj));
+    const attempt = async (): Promise<void> => {
+      try {
+        await crds.start();
+      } catch (err) {
+        this.config.log.info('custom resource definitions could not be listed; retrying', { error: (err as Error).message });
+        this.later(() => void attempt(), 1000);
+      }
+    };
+    await attempt();
   }
 
   private later(fn: () => void, ms: number): void {
@@ -362,6 +402,7 @@ export class ApiServer {
     for (const t of this.timers) clearTimeout(t);
     this.namespaceController?.stop();
     this.policyStatusController?.stop();
+    this.crds?.stop();
     for (const source of this.sources) source.stop();
     for (const c of this.manifestControllers.values()) c.stop();
     for (const end of [...this.watchRegistry]) end();

@@ -321,8 +321,37 @@ const topLevelFields: Record<string, () => Record<string, JsonObject>> = {
   }),
 };
 
+/**
+ * A custom resource's kind schema: the version's openAPIV3Schema with apiVersion, kind and metadata (a reference
+ * to ObjectMeta) added at the root, as apiextensions-apiserver's OpenAPI builder publishes it.
+ */
+function customResourceKindSchema(s: SchemaStyle, r: ResourceInfo, own: Record<string, unknown>): JsonObject {
+  const schema = structuredClone(own) as JsonObject;
+  const properties = { ...((schema['properties'] as JsonObject | undefined) ?? {}) };
+  properties['apiVersion'] = apiVersionField;
+  properties['kind'] = kindField;
+  properties['metadata'] = s.field(meta('ObjectMeta'), 'Standard object metadata.');
+  // Swagger 2.0 has no nullable
+  if (s === v2Style) dropNullable(schema);
+  return { ...schema, type: 'object', properties, 'x-kubernetes-group-version-kind': [gvkExtension(r.group, r.version, r.kind)] };
+}
+
+function dropNullable(v: JsonValue): void {
+  if (Array.isArray(v)) v.forEach(dropNullable);
+  else if (v && typeof v === 'object') {
+    delete v['nullable'];
+    Object.values(v).forEach(dropNullable);
+  }
+}
+
 function kindSchemas(s: SchemaStyle, r: ResourceInfo): Record<string, JsonObject> {
   const name = definitionName(r.group, r.version, r.kind);
+  if (r.openAPIV3Schema) {
+    return {
+      [name]: customResourceKindSchema(s, r, r.openAPIV3Schema),
+      ...listSchema(s, r, name),
+    };
+  }
   const fields = topLevelFields[`${r.group}/${r.kind}`]?.() ?? {
     spec: openObject(`The desired state of the ${r.kind}.`),
     ...(r.hasStatus || r.virtual ? { status: openObject(`The most recently observed status of the ${r.kind}. Read-only.`) } : {}),
@@ -336,8 +365,13 @@ function kindSchemas(s: SchemaStyle, r: ResourceInfo): Record<string, JsonObject
       'x-kubernetes-group-version-kind': [gvkExtension(r.group, r.version, r.kind)],
     },
   };
-  if (!r.virtual) {
-    schemas[definitionName(r.group, r.version, r.listKind)] = {
+  if (!r.virtual) Object.assign(schemas, listSchema(s, r, name));
+  return schemas;
+}
+
+function listSchema(s: SchemaStyle, r: ResourceInfo, name: string): Record<string, JsonObject> {
+  return {
+    [definitionName(r.group, r.version, r.listKind)]: {
       type: 'object',
       description: `${r.listKind} is a list of ${r.kind} objects.`,
       required: ['items'],
@@ -348,9 +382,8 @@ function kindSchemas(s: SchemaStyle, r: ResourceInfo): Record<string, JsonObject
         metadata: s.field(meta('ListMeta'), 'Standard list metadata.', { default: {} }),
       },
       'x-kubernetes-group-version-kind': [gvkExtension(r.group, r.version, r.listKind)],
-    };
-  }
-  return schemas;
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------

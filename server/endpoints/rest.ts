@@ -12,7 +12,7 @@ import { newRequestContext, type RequestContext } from '../registry/request-cont
 import type { ResourceInfo, Verb } from '../registry/resource.js';
 import type { DeleteOptions, ResourceStore, SubresourceView } from '../registry/store.js';
 import type { ApiContext } from './api-context.js';
-import { checkFields, parseFieldValidation } from './field-validation.js';
+import { checkFields, checkResourceFields, parseFieldValidation } from './field-validation.js';
 import { buildListPredicate } from './list-predicate.js';
 import { applyPatch } from './patch/index.js';
 import { applyScale, toScale } from './scale.js';
@@ -144,7 +144,7 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
       if (ri.name !== '') throw new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
       ctx.dryRun = parseDryRun(q);
       const body = decodeObject(req);
-      checkFields(info.kind, body, parseFieldValidation(q['fieldValidation']), ctx.warnings);
+      checkResourceFields(info, body, parseFieldValidation(q['fieldValidation']), ctx.warnings);
       const created = await store.create(ctx, body, optionsObject('CreateOptions', q, ctx.dryRun));
       addWarnings(res, ctx.warnings);
       writeObject(req, res, 201, info, created);
@@ -153,7 +153,8 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
     case 'update': {
       ctx.dryRun = parseDryRun(q);
       const body = decodeObject(req);
-      checkFields(sub === 'scale' ? 'Scale' : info.kind, body, parseFieldValidation(q['fieldValidation']), ctx.warnings);
+      if (sub === 'scale') checkFields('Scale', body, parseFieldValidation(q['fieldValidation']), ctx.warnings);
+      else checkResourceFields(info, body, parseFieldValidation(q['fieldValidation']), ctx.warnings);
       const opts = optionsObject('UpdateOptions', q, ctx.dryRun);
       const updated = await updateSub(store, ctx, ri.name, sub, info, opts, (current) => {
         if (sub === 'scale') return applyScale(current, scaleBody(body), info.subresources.scale!);
@@ -179,7 +180,7 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
           return applyScale(current, patchedScale, info.subresources.scale!);
         }
         const patched = applyPatch(type, current, patch, { group: info.group, version: info.version, kind: info.kind }, { fieldValidation });
-        checkFields(info.kind, patched, fieldValidation, ctx.warnings);
+        checkResourceFields(info, patched, fieldValidation, ctx.warnings);
         return patched;
       });
       addWarnings(res, ctx.warnings);

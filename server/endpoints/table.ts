@@ -175,7 +175,12 @@ function cellFor(column: PrinterColumn, value: unknown, now: Date): TableCell {
 }
 
 function cellOf(column: PrinterColumn, obj: KubeObject, now: Date): TableCell {
-  if (column.compute) return cellFor(column, column.compute(obj), now);
+  if (column.compute) {
+    const v = column.compute(obj);
+    // A computed date is already the cell (the default table convertor prints RFC 3339, not an age).
+    if (column.type === 'date' && typeof v === 'string') return v;
+    return cellFor(column, v, now);
+  }
   if (column.jsonPath) return cellFor(column, evaluateJsonPath(obj, column.jsonPath), now);
   return NONE;
 }
@@ -184,7 +189,7 @@ function cellOf(column: PrinterColumn, obj: KubeObject, now: Date): TableCell {
 export function tableColumns(resource: ResourceInfo): TableColumnDefinition[] {
   return [
     { name: 'Name', type: 'string', format: 'name', description: nameColumnDescription, priority: 0 },
-    ...resource.printerColumns.map((c) => ({ name: c.name, type: c.type, format: '', description: c.description ?? '', priority: c.priority ?? 0 })),
+    ...resource.printerColumns.map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: c.description ?? '', priority: c.priority ?? 0 })),
   ];
 }
 

@@ -5,6 +5,7 @@ import { allVerbs, gvrKey, type PrinterColumn, type ResourceInfo, type Strategy 
 import { strategiesFor } from './strategies/index.js';
 import type { PolicyStrategyOptions } from './strategies/policies.js';
 import type { WebhookConfigurationStrategyOptions } from './strategies/admissionregistration.js';
+import { customResourceDefinitionResource } from '../apiextensions/crd-resource.js';
 
 type Entry = Partial<ResourceInfo> & Pick<ResourceInfo, 'group' | 'version' | 'resource' | 'kind' | 'namespaced'>;
 
@@ -153,7 +154,8 @@ function complete(e: Entry, strategies: Record<string, Strategy>): ResourceInfo 
 /** The built-in resources, with the strategies of the given feature gates. */
 export function builtinResourcesFor(gates: WebhookConfigurationStrategyOptions & PolicyStrategyOptions = {}): readonly ResourceInfo[] {
   const strategies = strategiesFor(gates);
-  return Object.freeze(entries.map((e) => complete(e, strategies)));
+  // apiextensions.k8s.io/v1 customresourcedefinitions: its strategy compiles CEL rules, so it is built per server.
+  return Object.freeze([...entries.map((e) => complete(e, strategies)), complete(customResourceDefinitionResource(gates), strategies)]);
 }
 
 /** The built-in resources under the default feature gates. */

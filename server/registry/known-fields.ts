@@ -23,7 +23,15 @@ const byKind: Record<string, string[]> = {
   MutatingAdmissionPolicy: ['spec', 'status'],
   ValidatingAdmissionPolicyBinding: ['spec'],
   MutatingAdmissionPolicyBinding: ['spec'],
+  CustomResourceDefinition: ['spec', 'status'],
 };
+
+/** Paths of the fields of an object's metadata that ObjectMeta does not have ("metadata.bar"). */
+export function unknownObjectMetaFields(obj: Record<string, unknown>): string[] {
+  const meta = obj['metadata'];
+  if (!meta || typeof meta !== 'object' || Array.isArray(meta)) return [];
+  return Object.keys(meta).filter((k) => !objectMetaFields.includes(k)).map((k) => `metadata.${k}`);
+}
 
 /** Paths of fields the kind does not have ("foo", "metadata.bar"), or [] when the kind is not described. */
 export function unknownFields(kind: string, obj: Record<string, unknown>): string[] {

@@ -15,6 +15,8 @@ export interface PrinterColumn {
   type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
   /** 0 shows by default; 1 only with -o wide */
   priority?: number;
+  /** the column's OpenAPI format (additionalPrinterColumns[].format) */
+  format?: string;
   description?: string;
   /** simple JSONPath over the object (".status.phase"), or a computed cell */
   jsonPath?: string;
@@ -25,6 +27,17 @@ export interface ScaleSubresource {
   specReplicasPath: string;
   statusReplicasPath: string;
   labelSelectorPath?: string;
+}
+
+/**
+ * How a resource served at several versions keeps its objects (custom resources): stored in one storage
+ * version, converted on every write and read. Without a codec, objects are stored as served.
+ */
+export interface StorageCodec {
+  /** the served version → the storage version */
+  toStorage(obj: KubeObject): Promise<KubeObject>;
+  /** the storage version → the served version, with what kube applies on decode (defaults, pruning) */
+  fromStorage(objs: KubeObject[]): Promise<KubeObject[]>;
 }
 
 /** Per-resource behaviour on write: the rest.RESTCreateStrategy/RESTUpdateStrategy of kube-apiserver. */
@@ -45,6 +58,13 @@ export interface Strategy {
   warningsOnUpdate?(obj: KubeObject, old: KubeObject): string[];
   /** Finalization the resource tracks outside metadata.finalizers (a namespace's spec.finalizers). */
   pendingFinalization?(obj: KubeObject): boolean;
+  /**
+   * Unknown fields of a request body ("spec.foo"), for fieldValidation, when the resource has a schema for
+   * them (custom resources); the known-fields table is used otherwise.
+   */
+  unknownFields?(obj: KubeObject): string[];
+  /** A create the resource refuses outright (kube: no creates while a CRD is terminating), as a Status error. */
+  refuseCreate?(): Error | undefined;
 }
 
 /** A create-only resource answered by the server itself and never stored (tokenreviews, subjectaccessreviews, …). */
@@ -78,6 +98,10 @@ export interface ResourceInfo {
   strategy: Strategy;
   /** set for virtual resources: answered by the server, never stored */
   virtual?: 'authentication' | 'authorization';
+  /** objects are stored in another version and converted (custom resources) */
+  codec?: StorageCodec;
+  /** the kind's OpenAPI v3 schema when the server knows it (custom resources), for the OpenAPI documents */
+  openAPIV3Schema?: Record<string, unknown>;
 }
 
 export function gvrKey(group: string, version: string, resource: string): string {

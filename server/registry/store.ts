@@ -118,9 +118,26 @@ export class ResourceStore {
     return obj;
   }
 
+  /** A stored object in this endpoint's version (custom resources are stored in their storage version). */
+  private async decode(obj: KubeObject): Promise<KubeObject> {
+    const codec = this.info.codec;
+    return this.withTypeMeta(codec ? (await codec.fromStorage([obj]))[0]! : obj);
+  }
+
+  private async decodeAll(objs: KubeObject[]): Promise<KubeObject[]> {
+    const codec = this.info.codec;
+    return (codec && objs.length ? await codec.fromStorage(objs) : objs).map((o) => this.withTypeMeta(o));
+  }
+
+  /** An object of this endpoint's version as it is stored. */
+  private async encode(obj: KubeObject): Promise<KubeObject> {
+    const codec = this.info.codec;
+    return codec ? codec.toStorage(deepCopy(obj)) : obj;
+  }
+
   async get(ctx: RequestContext, name: string): Promise<KubeObject> {
     try {
-      return this.withTypeMeta(await this.deps.storage.get(this.key(ctx.namespace, name)));
+      return await this.decode(await this.deps.storage.get(this.key(ctx.namespace, name)));
     } catch (err) {
       throw storageErrorToStatus(err, this.gr, name, 'get');
     }
@@ -138,7 +155,7 @@ export class ResourceStore {
         apiVersion: apiVersionOf(this.info.group, this.info.version),
         kind: this.info.listKind,
         metadata: { resourceVersion: res.resourceVersion },
-        items: res.items.map((o) => this.withTypeMeta(o)),
+        items: await this.decodeAll(res.items),
       };
       if (res.continue) list.metadata.continue = res.continue;
       if (res.remainingItemCount !== undefined) list.metadata.remainingItemCount = res.remainingItemCount;
@@ -149,6 +166,7 @@ export class ResourceStore {
   }
 
   watch(ctx: RequestContext, fromRevision: string, handlers: WatchHandlers): StorageWatch {
+    if (this.info.codec) return this.convertingWatch(ctx, fromRevision, handlers);
     return this.deps.storage.watch(this.collection(ctx.namespace), fromRevision, {
       onEvent: (e) => {
         this.withTypeMeta(e.object);
@@ -158,6 +176,34 @@ export class ResourceStore {
       onError: handlers.onError,
       onProgress: handlers.onProgress,
     });
+  }
+
+  /** A watch whose events are converted from the storage version, delivered in order. */
+  private convertingWatch(ctx: RequestContext, fromRevision: string, handlers: WatchHandlers): StorageWatch {
+    let queue = Promise.resolve();
+    let failed = false;
+    const watch = this.deps.storage.watch(this.collection(ctx.namespace), fromRevision, {
+      onEvent: (e) => {
+        queue = queue.then(async () => {
+          if (failed) return;
+          try {
+            const object = await this.decode(e.object);
+            const prevObject = e.prevObject ? await this.decode(e.prevObject) : undefined;
+            handlers.onEvent({ ...e, object, ...(prevObject ? { prevObject } : {}) });
+          } catch (err) {
+            // kube ends a watch whose object cannot be converted with an error event
+            failed = true;
+            watch.stop();
+            handlers.onError(new StorageError('InvalidObject', this.collection(ctx.namespace), err instanceof Error ? err.message : String(err)));
+          }
+        });
+      },
+      onError: (err) => {
+        queue = queue.then(() => handlers.onError(err));
+      },
+      ...(handlers.onProgress ? { onProgress: (rv: string) => void (queue = queue.then(() => handlers.onProgress!(rv))) } : {}),
+    });
+    return watch;
   }
 
   /** Checks apiVersion/kind of a request body against this endpoint, as the decoder does. */
@@ -234,6 +280,8 @@ export class ResourceStore {
   }
 
   async create(ctx: RequestContext, body: KubeObject, options: KubeObject): Promise<KubeObject> {
+    const refused = this.info.strategy.refuseCreate?.();
+    if (refused) throw refused;
     let obj = deepCopy(body);
     this.checkTypeMeta(obj);
     this.prepareForCreate(ctx, obj);
@@ -251,7 +299,7 @@ export class ResourceStore {
     await this.deps.admission.validate(this.attributes(ctx, 'CREATE', '', name, obj, undefined, options));
     if (ctx.dryRun) return obj;
     try {
-      const created = this.withTypeMeta(await this.deps.storage.create(this.key(ctx.namespace, name), obj));
+      const created = await this.decode(await this.deps.storage.create(this.key(ctx.namespace, name), await this.encode(obj)));
       this.deps.onWrite?.('ADDED', created);
       return created;
     } catch (err) {
@@ -279,7 +327,7 @@ export class ResourceStore {
     try {
       const write = async (current: KubeObject | undefined): Promise<KubeObject> => {
         if (!current) throw errors.notFound(this.gr, name);
-        const old = this.withTypeMeta(deepCopy(current));
+        const old = await this.decode(deepCopy(current));
         const desired = deepCopy(await transform(deepCopy(old)));
         this.checkTypeMeta(desired);
         const meta = metaOf(desired);
@@ -314,18 +362,18 @@ export class ResourceStore {
         );
         result = next;
         if (ctx.dryRun) return current; // unchanged: the storage writes nothing
-        return next;
+        return this.encode(next);
       };
       const stored = await this.deps.storage.guaranteedUpdate(key, write);
       if (ctx.dryRun) return this.withTypeMeta(result!);
-      const out = this.withTypeMeta(stored);
+      const out = await this.decode(stored);
       this.deps.onWrite?.('MODIFIED', out);
       // The last finalizer of an object being deleted is gone: the update completes the deletion.
       const meta = metaOf(out);
       if (meta.deletionTimestamp && !this.hasPendingFinalizers(out)) {
         try {
           const last = await this.deps.storage.delete(key, { resourceVersion: meta.resourceVersion });
-          this.deps.onWrite?.('DELETED', this.withTypeMeta(last));
+          this.deps.onWrite?.('DELETED', await this.decode(last));
         } catch (err) {
           if (!(err instanceof StorageError && (err.code === 'KeyNotFound' || err.code === 'Conflict'))) throw err;
         }
@@ -388,7 +436,7 @@ export class ResourceStore {
   async delete(ctx: RequestContext, name: string, opts: DeleteOptions, options: KubeObject): Promise<DeleteResult> {
     const key = this.key(ctx.namespace, name);
     try {
-      const current = this.withTypeMeta(await this.deps.storage.get(key));
+      const current = await this.decode(await this.deps.storage.get(key));
       const pre = opts.preconditions ?? {};
       const meta = metaOf(current);
       if (pre.uid && pre.uid !== meta.uid) {
@@ -417,12 +465,12 @@ export class ResourceStore {
           },
           { preconditions: { uid: meta.uid } },
         );
-        const out = this.withTypeMeta(marked);
+        const out = await this.decode(marked);
         this.deps.onWrite?.('MODIFIED', out);
         return { object: out, deleted: false };
       }
       if (ctx.dryRun) return { object: current, deleted: true };
-      const last = this.withTypeMeta(await this.deps.storage.delete(key, preconditions));
+      const last = await this.decode(await this.deps.storage.delete(key, preconditions));
       this.deps.onWrite?.('DELETED', last);
       return { object: last, deleted: true };
     } catch (err) {

@@ -88,4 +88,45 @@ export const defaultEquivalenceClasses: readonly EquivalenceClass[] = Object.fre
   ]),
 ]);
 
-export const defaultEquivalentResourceMapper: EquivalentResourceMapper = newEquivalentResourceMapper(defaultEquivalenceClasses);
+const staticEquivalentResourceMapper: EquivalentResourceMapper = newEquivalentResourceMapper(defaultEquivalenceClasses);
+
+/**
+ * Equivalences that come and go at runtime: the served versions of each CustomResourceDefinition (kube's
+ * crdHandler registers them with the EquivalentResourceRegistry as it starts serving a CRD).
+ */
+export interface DynamicEquivalences {
+  /** the class of this group/resource, or undefined when it is not one of the provider's */
+  classFor(group: string, resource: string): EquivalenceClass | undefined;
+}
+
+const dynamicEquivalences = new Set<DynamicEquivalences>();
+
+/** Adds a runtime provider to the default mapper; returns its removal. One apiserver per process registers one. */
+export function registerDynamicEquivalences(provider: DynamicEquivalences): () => void {
+  dynamicEquivalences.add(provider);
+  return () => dynamicEquivalences.delete(provider);
+}
+
+function dynamicClassOf(resource: GroupVersionResource): EquivalenceClass | undefined {
+  for (const p of dynamicEquivalences) {
+    const cls = p.classFor(resource.group, resource.resource);
+    if (cls) return cls;
+  }
+  return undefined;
+}
+
+/** The built-in equivalences, then those of the registered runtime providers (CRDs). */
+export const defaultEquivalentResourceMapper: EquivalentResourceMapper = Object.freeze({
+  equivalentResourcesFor(resource: GroupVersionResource, subresource: string): GroupVersionResource[] {
+    const own = staticEquivalentResourceMapper.equivalentResourcesFor(resource, subresource);
+    if (own.length) return own;
+    const cls = dynamicClassOf(resource);
+    return cls ? cls.filter((reg) => reg.subresource === subresource).map((reg) => ({ ...reg.resource })) : [];
+  },
+  kindFor(resource: GroupVersionResource, subresource: string): GroupVersionKind | undefined {
+    const own = staticEquivalentResourceMapper.kindFor(resource, subresource);
+    if (own) return own;
+    const reg = dynamicClassOf(resource)?.find((r) => r.subresource === subresource && gvrKey(r.resource) === gvrKey(resource));
+    return reg ? { ...reg.kind } : undefined;
+  },
+});

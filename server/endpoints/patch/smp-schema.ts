@@ -121,6 +121,8 @@ export const strategicMergeSchemas: Readonly<Record<string, StructSchema>> = Obj
   'admissionregistration.k8s.io/MutatingAdmissionPolicy': admissionPolicy,
   'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding': metaOnly,
   'admissionregistration.k8s.io/MutatingAdmissionPolicyBinding': metaOnly,
+  // apiextensions.k8s.io: no patch tags below ObjectMeta (spec.versions is replaced as a whole)
+  'apiextensions.k8s.io/CustomResourceDefinition': metaOnly,
   // coordination, events, rbac, policy, networking: ObjectMeta's tags only, or status conditions
   'coordination.k8s.io/Lease': metaOnly,
   'events.k8s.io/Event': metaOnly,

@@ -1,0 +1,212 @@
+// The CRD controllers apiextensions-apiserver runs, over this server's storage: the names controller
+// (acceptedNames, NamesAccepted), the establishing controller (Established once the names are accepted) and the
+// finalizer controller (on delete: Terminating, every custom resource deleted through the REST store so
+// admission runs, then the customresourcecleanup finalizer removed and the CRD gone). Every CRD event also goes
+// to the serving registry, so what is served follows what is stored — writes of this server and, through the
+// storage watch, of others on the same etcd.
+import type { CustomResourceDefinition } from '../../api/apiextensions.js';
+import { StatusError } from '../../api/errors.js';
+import type { KubeObject, UserInfo } from '../../api/types.js';
+import { metaOf } from '../../registry/object-fields.js';
+import { newRequestContext } from '../../registry/request-context.js';
+import type { ResourceInfo } from '../../registry/resource.js';
+import type { ResourceStore } from '../../registry/store.js';
+import type { StorageWatch } from '../../storage/interface.js';
+import { isConditionTrue, setCondition } from '../conditions.js';
+import { customResourceCleanupFinalizer } from '../crd-strategy.js';
+import type { CustomResourceServing } from '../serving.js';
+import { decideNames } from './naming.js';
+
+const controllerUser: UserInfo = { username: 'system:apiserver', uid: 'kah-apiextensions-controllers', groups: ['system:authenticated', 'system:masters'] };
+const updateOptions: KubeObject = { kind: 'UpdateOptions', apiVersion: 'meta.k8s.io/v1' };
+const deleteOptions: KubeObject = { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1' };
+
+export interface CrdControllerDeps {
+  crds: ResourceStore;
+  serving: CustomResourceServing;
+  storeFor(info: ResourceInfo): ResourceStore;
+  log(msg: string, fields?: Record<string, unknown>): void;
+  /** how long to wait before looking again at a CRD whose instances still have finalizers */
+  retryMs?: number;
+}
+
+const asCrd = (o: KubeObject): CustomResourceDefinition => o as unknown as CustomResourceDefinition;
+const jsonEqual = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+export class CustomResourceDefinitionController {
+  private watch?: StorageWatch;
+  private stopped = false;
+  private synced = false;
+  private readonly running = new Map<string, { again: boolean }>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(private readonly deps: CrdControllerDeps) {}
+
+  /** True once the CRDs in storage are served (kube's poststarthook/crd-informer-synced). */
+  hasSynced(): boolean {
+    return this.synced;
+  }
+
+  /** Serves what is stored, then follows changes; reconciles every CRD. */
+  async start(): Promise<void> {
+    const ctx = newRequestContext(controllerUser, '');
+    const list = await this.deps.crds.list(ctx, {});
+    for (const item of list.items) this.observe('ADDED', item);
+    this.synced = true;
+    this.watch = this.deps.crds.watch(ctx, list.metadata.resourceVersion ?? '0', {
+      onEvent: (e) => this.observe(e.type, e.object),
+      onError: (err) => {
+        this.deps.log('custom resource definition watch ended; restarting', { error: err.message });
+        this.later(() => void this.restart(), 1000);
+      },
+    });
+  }
+
+  private async restart(): Promise<void> {
+    try {
+      await this.start();
+    } catch {
+      this.later(() => void this.restart(), 1000);
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.watch?.stop();
+    for (const t of this.timers) clearTimeout(t);
+  }
+
+  /** A CRD as written or watched: served as it is at once, reconciled in the background. */
+  observe(type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: KubeObject): void {
+    this.deps.serving.observe(type, asCrd(obj));
+    if (type !== 'DELETED') this.enqueue(metaOf(obj).name ?? '');
+  }
+
+  private later(fn: () => void, ms: number): void {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      if (!this.stopped) fn();
+    }, ms);
+    t.unref();
+    this.timers.add(t);
+  }
+
+  /** One reconcile per CRD at a time; an event during it runs it once more. */
+  private enqueue(name: string): void {
+    if (this.stopped || !name) return;
+    const cur = this.running.get(name);
+    if (cur) {
+      cur.again = true;
+      return;
+    }
+    const state = { again: false };
+    this.running.set(name, state);
+    void (async () => {
+      do {
+        state.again = false;
+        try {
+          await this.reconcile(name);
+        } catch (err) {
+          if (!(err instanceof StatusError && err.code === 404)) {
+            this.deps.log('custom resource definition reconcile failed; retrying', { crd: name, error: err instanceof Error ? err.message : String(err) });
+            this.later(() => this.enqueue(name), 1000);
+          }
+        }
+      } while (state.again && !this.stopped);
+      this.running.delete(name);
+    })();
+  }
+
+  private async updateStatus(name: string, mutate: (crd: CustomResourceDefinition) => void): Promise<CustomResourceDefinition> {
+    const ctx = newRequestContext(controllerUser, '');
+    const out = await this.deps.crds.update(ctx, name, 'status', (cur) => {
+      mutate(asCrd(cur));
+      return cur;
+    }, updateOptions);
+    return asCrd(out);
+  }
+
+  private async reconcile(name: string): Promise<void> {
+    const ctx = newRequestContext(controllerUser, '');
+    let crd = asCrd(await this.deps.crds.get(ctx, name));
+    if (crd.metadata?.deletionTimestamp) {
+      if ((crd.metadata.finalizers ?? []).includes(customResourceCleanupFinalizer)) await this.finalize(crd);
+      return;
+    }
+    // names controller
+    const all = (await this.deps.crds.list(ctx, {})).items.map(asCrd);
+    const decision = decideNames(crd, all);
+    const namesCondition = (crd.status?.conditions ?? []).find((c) => c.type === 'NamesAccepted');
+    const establishedCondition = (crd.status?.conditions ?? []).find((c) => c.type === 'Established');
+    const sameNames = jsonEqual(crd.status?.acceptedNames, decision.acceptedNames);
+    const sameCondition = (a: typeof namesCondition, b: typeof namesCondition) => a?.status === b?.status && a?.reason === b?.reason && a?.message === b?.message;
+    if (!sameNames || !sameCondition(namesCondition, decision.namesAccepted) || !sameCondition(establishedCondition, decision.established)) {
+      crd = await this.updateStatus(name, (c) => {
+        (c.status ??= {}).acceptedNames = decision.acceptedNames;
+        setCondition(c, decision.namesAccepted);
+        setCondition(c, decision.established);
+      });
+      this.deps.serving.observe('MODIFIED', crd);
+    }
+    // establishing controller
+    if (isConditionTrue(crd, 'NamesAccepted') && !isConditionTrue(crd, 'Established')) {
+      crd = await this.updateStatus(name, (c) => {
+        if (!isConditionTrue(c, 'NamesAccepted')) return;
+        setCondition(c, { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' });
+      });
+      this.deps.serving.observe('MODIFIED', crd);
+      this.deps.log('custom resource definition established', { crd: name });
+    }
+    // Names freed by this CRD may unblock another one of the group.
+    for (const other of all) {
+      if (other.metadata?.name !== name && other.spec?.group === crd.spec.group && !isConditionTrue(other, 'NamesAccepted')) this.enqueue(other.metadata?.name ?? '');
+    }
+  }
+
+  /** The finalizer controller's sync for one CRD being deleted. */
+  private async finalize(crd: CustomResourceDefinition): Promise<void> {
+    const name = crd.metadata?.name ?? '';
+    if (isConditionTrue(crd, 'Established')) {
+      crd = await this.updateStatus(name, (c) =>
+        setCondition(c, { type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' }),
+      );
+      this.deps.serving.observe('MODIFIED', crd);
+      const remaining = await this.deleteInstances(name);
+      if (remaining > 0) {
+        this.later(() => this.enqueue(name), this.deps.retryMs ?? 200);
+        return;
+      }
+      crd = await this.updateStatus(name, (c) => setCondition(c, { type: 'Terminating', status: 'False', reason: 'InstanceDeletionCompleted', message: 'removed all instances' }));
+    } else {
+      crd = await this.updateStatus(name, (c) => setCondition(c, { type: 'Terminating', status: 'False', reason: 'NeverEstablished', message: 'resource was never established' }));
+    }
+    // Removing the last finalizer of an object being deleted deletes it.
+    const ctx = newRequestContext(controllerUser, '');
+    await this.deps.crds.update(ctx, name, '', (cur) => {
+      const meta = metaOf(cur);
+      meta.finalizers = (meta.finalizers ?? []).filter((f) => f !== customResourceCleanupFinalizer);
+      if (meta.finalizers.length === 0) delete meta.finalizers;
+      return cur;
+    }, updateOptions);
+    this.deps.log('custom resource definition finalized', { crd: name });
+  }
+
+  /** Deletes every instance through the REST store; returns how many are left (waiting on their finalizers). */
+  private async deleteInstances(name: string): Promise<number> {
+    const info = this.deps.serving.infosOf(name)[0];
+    if (!info) return 0;
+    const store = this.deps.storeFor(info);
+    const all = newRequestContext(controllerUser, '');
+    const list = await store.list(all, {});
+    for (const item of list.items) {
+      const meta = metaOf(item);
+      if (meta.deletionTimestamp) continue;
+      try {
+        await store.delete(newRequestContext(controllerUser, meta.namespace ?? ''), meta.name ?? '', {}, deleteOptions);
+      } catch (err) {
+        if (!(err instanceof StatusError && err.code === 404)) throw err;
+      }
+    }
+    return list.items.length ? (await store.list(all, {})).items.length : 0;
+  }
+}

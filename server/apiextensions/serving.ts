@@ -1,0 +1,77 @@
+// Which custom resources are served: each established CRD's versions as ResourceInfos in the ResourceIndex
+// (so REST, discovery, OpenAPI and admission see them at once), replaced when the CRD changes and removed when
+// it goes. Also the matchPolicy Equivalent classes of the served CRDs (kube's EquivalentResourceRegistry).
+import type { CustomResourceDefinition } from '../api/apiextensions.js';
+import type { EquivalenceClass, EquivalentResourceRegistration } from '../admission/matching/equivalence.js';
+import type { ResourceIndex } from '../registry/resource-index.js';
+import type { ResourceInfo } from '../registry/resource.js';
+import { customResourceInfos } from './customresource/resource-infos.js';
+import type { CustomResourceOps } from './customresource/schema-ops.js';
+
+interface Served {
+  /** the CRD's resourceVersion these infos were built from */
+  revision: number;
+  crd: CustomResourceDefinition | undefined;
+  infos: ResourceInfo[];
+  equivalence: EquivalenceClass;
+}
+
+const revisionOf = (crd: CustomResourceDefinition): number => Number(crd.metadata?.resourceVersion ?? 0) || 0;
+
+function equivalenceOf(infos: readonly ResourceInfo[]): EquivalenceClass {
+  const regs: EquivalentResourceRegistration[] = [];
+  for (const r of infos) {
+    const resource = { group: r.group, version: r.version, resource: r.resource };
+    const kind = { group: r.group, version: r.version, kind: r.kind };
+    regs.push({ resource, subresource: '', kind });
+    if (r.subresources.status) regs.push({ resource, subresource: 'status', kind });
+    if (r.subresources.scale) regs.push({ resource, subresource: 'scale', kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' } });
+  }
+  return Object.freeze(regs);
+}
+
+export class CustomResourceServing {
+  private readonly byName = new Map<string, Served>();
+
+  constructor(
+    private readonly index: ResourceIndex,
+    private readonly ops: CustomResourceOps,
+    private readonly log: (msg: string, fields?: Record<string, unknown>) => void,
+  ) {}
+
+  /** Serves the CRD as it now is; an event older than what is served is ignored (writes and the watch race). */
+  observe(type: 'ADDED' | 'MODIFIED' | 'DELETED', crd: CustomResourceDefinition): void {
+    const name = crd.metadata?.name ?? '';
+    const revision = revisionOf(crd);
+    const current = this.byName.get(name);
+    if (current && revision !== 0 && revision <= current.revision) return;
+    let infos: ResourceInfo[] = [];
+    if (type !== 'DELETED') {
+      try {
+        infos = customResourceInfos(crd, this.ops);
+      } catch (err) {
+        this.log('cannot serve custom resource definition', { crd: name, error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+    for (const old of current?.infos ?? []) {
+      if (!infos.some((i) => i.group === old.group && i.version === old.version && i.resource === old.resource)) this.index.remove(old.group, old.version, old.resource);
+    }
+    for (const info of infos) this.index.add(info);
+    this.byName.set(name, { revision, crd: type === 'DELETED' ? undefined : crd, infos, equivalence: equivalenceOf(infos) });
+    if ((current?.infos.length ?? 0) === 0 && infos.length > 0) this.log('serving custom resource', { crd: name, versions: infos.map((i) => i.version) });
+    if ((current?.infos.length ?? 0) > 0 && infos.length === 0) this.log('stopped serving custom resource', { crd: name });
+  }
+
+  /** The served versions of a CRD, preferred first. */
+  infosOf(name: string): readonly ResourceInfo[] {
+    return this.byName.get(name)?.infos ?? [];
+  }
+
+  classFor(group: string, resource: string): EquivalenceClass | undefined {
+    for (const s of this.byName.values()) {
+      const first = s.infos[0];
+      if (first && first.group === group && first.resource === resource) return s.equivalence;
+    }
+    return undefined;
+  }
+}
