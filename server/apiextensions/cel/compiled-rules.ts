@@ -5,7 +5,8 @@ import type { JSONSchemaProps, ValidationRule } from '../../api/apiextensions.js
 import type { CompiledProgram } from '../../admission/cel/engine/env.js';
 import { schemaDeclType } from '../../admission/cel/schema-types.js';
 import type { CelType } from '../../admission/cel/engine/types.js';
-import { smallestSizeBound } from './cost-bounds.js';
+import { MAX_COST, type CostEstimatorOptions } from '../../admission/cel/engine/cost.js';
+import { schemaSizeEstimator } from './schema-sizes.js';
 import { compileRuleExpression } from './rule-environment.js';
 import { validFieldPath } from './rule-field-path.js';
 
@@ -22,7 +23,7 @@ export interface CompiledRule {
   readonly normalizedFieldPath?: string;
   readonly messageProgram?: CompiledProgram;
   readonly messageError?: string;
-  /** estimated worst-case costs of one evaluation (a lower bound of kube's: see cost-bounds.ts) */
+  /** estimated worst-case costs of one evaluation (cel-go's estimate with kube's schema-derived sizes) */
   readonly maxCost: number;
   readonly messageMaxCost: number;
 }
@@ -55,19 +56,19 @@ export function compileNodeRules(rulesOf: JSONSchemaProps, node: JSONSchemaProps
       error: `rule declared on schema that does not support validation rules type: '${node.type ?? ''}' x-kubernetes-preserve-unknown-fields: '${node['x-kubernetes-preserve-unknown-fields'] === true}'`,
     };
   }
-  // sizes the estimator cannot see are bounded by the smallest size in reach, so the estimate never exceeds kube's
-  const maxSize = smallestSizeBound(node, isResourceRoot) ?? 0;
-  return { rules: rules.map((rule) => compileRule(rule, node, selfType, maxSize)) };
+  // kube: values reached from self/oldSelf are sized by the schema; anything else CEL cannot bound is unbounded
+  const costOptions: CostEstimatorOptions = { presenceTestHasCost: false, maxSize: MAX_COST, estimateSize: schemaSizeEstimator(node, isResourceRoot) };
+  return { rules: rules.map((rule) => compileRule(rule, node, selfType, costOptions)) };
 }
 
-function compileRule(rule: ValidationRule, node: JSONSchemaProps, selfType: CelType, maxSize: number): CompiledRule {
+function compileRule(rule: ValidationRule, node: JSONSchemaProps, selfType: CelType, costOptions: CostEstimatorOptions): CompiledRule {
   const optionalOldSelf = rule.optionalOldSelf === true;
   const base = { rule, usesOldSelf: false, optionalOldSelf, maxCost: 0, messageMaxCost: 0 };
   if ((rule.rule ?? '').trim().length === 0) return base;
   const compiled = compileRuleExpression(rule.rule, selfType, { optionalOldSelf });
   if (!compiled.ok) return { ...base, error: `compilation failed: ${compiled.issues}` };
   if (compiled.type.kind !== 'bool' && compiled.type.kind !== 'dyn') return { ...base, error: 'cel expression must evaluate to a bool' };
-  const estimate = compiled.program.estimateCost({ presenceTestHasCost: false, maxSize });
+  const estimate = compiled.program.estimateCost(costOptions);
   let normalizedFieldPath: string | undefined;
   if (rule.fieldPath) {
     const fp = validFieldPath(rule.fieldPath, node);
@@ -78,5 +79,5 @@ function compileRule(rule: ValidationRule, node: JSONSchemaProps, selfType: CelT
   const message = compileRuleExpression(rule.messageExpression, selfType, { optionalOldSelf });
   if (!message.ok) return { ...result, messageError: `messageExpression compilation failed: ${message.issues}` };
   if (message.type.kind !== 'string' && message.type.kind !== 'dyn') return { ...result, messageError: 'messageExpression must evaluate to a string' };
-  return { ...result, messageProgram: message.program, messageMaxCost: message.program.estimateCost({ presenceTestHasCost: false, maxSize }).max };
+  return { ...result, messageProgram: message.program, messageMaxCost: message.program.estimateCost(costOptions).max };
 }

@@ -1,6 +1,7 @@
 // Old values correlated with new ones for transition rules and ratcheting (kube's common.CorrelatedObject):
 // object properties and map entries by name, list-type=map items by their keys; atomic lists and sets do not
-// correlate. `deepEqual` is CachedDeepEqual: an unchanged node lets failing non-transition rules pass as warnings.
+// correlate. `deepEqual` is CachedDeepEqual: an unchanged node lets failing non-transition rules pass as warnings; map
+// lists are unchanged when only their order changed.
 import type { JSONSchemaProps } from '../../api/apiextensions.js';
 import { additionalPropertiesSchema, itemsSchema } from './schema-nodes.js';
 
@@ -39,6 +40,36 @@ export function jsonDeepEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
+/**
+ * kube's CorrelatedObject.CachedDeepEqual: objects and maps compare property by property with their schemas,
+ * list-type=map lists item by item matched on their keys (so reordering the items is no change), and everything
+ * else, atomic and set lists included, as reflect.DeepEqual does.
+ */
+export function schemaDeepEqual(value: unknown, old: unknown, schema: JSONSchemaProps | undefined): boolean {
+  if ((value ?? null) === null || (old ?? null) === null) return (value ?? null) === (old ?? null);
+  if (!schema) return jsonDeepEqual(value, old);
+  if (Array.isArray(value) && Array.isArray(old)) {
+    if (value.length !== old.length) return false;
+    const items = itemsSchema(schema);
+    if (!items || schema['x-kubernetes-list-type'] !== 'map' || !(schema['x-kubernetes-list-map-keys'] ?? []).length) return jsonDeepEqual(value, old);
+    const findOld = oldListItemFinder(schema, old);
+    return value.every((item) => {
+      const o = findOld(item);
+      return o !== undefined && schemaDeepEqual(item, o, items);
+    });
+  }
+  if (isObj(value) && isObj(old)) {
+    const keys = Object.keys(value).filter((k) => value[k] !== undefined);
+    if (keys.length !== Object.keys(old).filter((k) => old[k] !== undefined).length) return false;
+    return keys.every((k) => {
+      if (!(k in old)) return false;
+      const prop = schema.properties?.[k] ?? additionalPropertiesSchema(schema);
+      return prop !== undefined && schemaDeepEqual(value[k], old[k], prop);
+    });
+  }
+  return jsonDeepEqual(value, old);
+}
+
 export class CorrelatedObject {
   private equal: boolean | undefined;
   private findOld: ((item: unknown) => unknown) | undefined;
@@ -67,7 +98,7 @@ export class CorrelatedObject {
   }
 
   deepEqual(): boolean {
-    this.equal ??= jsonDeepEqual(this.value ?? null, this.oldValue ?? null);
+    this.equal ??= schemaDeepEqual(this.value, this.oldValue, this.schema);
     return this.equal;
   }
 }

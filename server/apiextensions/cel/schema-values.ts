@@ -1,11 +1,12 @@
 // JSON → CEL by schema, as kube's UnstructuredToVal (apiextensions-apiserver schema/cel/values.go): integers stay int
 // but `number` fields are double, strings with format date/date-time/duration/byte become timestamp/duration/bytes,
-// objects with properties expose only their declared properties under their escaped names (a null value reads as
-// absent), maps (additionalProperties) keep every key, and int-or-string and preserve-unknown-fields values are dyn.
+// objects with properties expose only their declared properties under their escaped names, found by either spelling
+// (a null value reads as absent), maps (additionalProperties) keep every key, set and map lists compare without order
+// and merge on `+`, and int-or-string and preserve-unknown-fields values are dyn.
 import type { JSONSchemaProps } from '../../api/apiextensions.js';
 import { parseDuration, parseTimestamp } from '../../admission/cel/engine/time.js';
-import { CelError, CelMap, CelTimestamp, fromJSON, type CelResult, type CelValue } from '../../admission/cel/engine/values.js';
-import { escapeFieldName } from '../../admission/cel/schema-types.js';
+import { CelError, CelMap, CelTimestamp, fromJSON, withListSemantics, type CelResult, type CelValue } from '../../admission/cel/engine/values.js';
+import { SchemaObjectMap } from './object-values.js';
 import { additionalPropertiesSchema, itemsSchema, withTypeAndObjectMeta } from './schema-nodes.js';
 
 /** The value of `self` for a node: errors (bad data for the schema) are returned as kube returns types.Err. */
@@ -25,7 +26,7 @@ export function schemaValueToCel(value: unknown, schema: JSONSchemaProps): CelRe
       if (!Array.isArray(value)) return new CelError('invalid data, expected an array for the provided schema with type=array');
       const items = itemsSchema(schema);
       if (!items) return new CelError('invalid array type, expected Items with a non-empty Schema');
-      return value.map((v) => nested(v, items));
+      return withListType(value.map((v) => nested(v, items)), schema);
     }
     case 'string':
       if (typeof value !== 'string') return new CelError(`invalid data, expected string, got ${goTypeName(value)}`);
@@ -63,15 +64,14 @@ function objectToCel(value: unknown, schema: JSONSchemaProps): CelResult {
   const obj = value as Record<string, unknown>;
   if (schema['x-kubernetes-embedded-resource'] || schema.properties !== undefined) {
     const s = schema['x-kubernetes-embedded-resource'] ? withTypeAndObjectMeta(schema) : schema;
-    const m = new CelMap();
+    const entries: [string, CelValue][] = [];
     for (const [k, v] of Object.entries(obj)) {
       const prop = s.properties?.[k];
       // kube: a null field of an object reads as absent, so has(self.x) is false for `x: null`
       if (!prop || v === null || v === undefined) continue;
-      const name = fieldNameOf(k);
-      if (name !== undefined) m.set(name, nested(v, prop));
+      entries.push([k, nested(v, prop)]);
     }
-    return m;
+    return SchemaObjectMap.fromProperties(entries);
   }
   const additional = additionalPropertiesSchema(schema);
   if (additional) {
@@ -84,14 +84,16 @@ function objectToCel(value: unknown, schema: JSONSchemaProps): CelResult {
   return new CelError('invalid object type, expected either Properties or AdditionalProperties with Allows=true and non-empty Schema');
 }
 
-/**
- * The key a property is selected by. kube's object values unescape the selected name, so `self.namespace` and
- * `self.__namespace__` both find a property named after a CEL reserved word; our maps hold one key, the plain
- * name, which is what rules write (the checker accepts both spellings).
- */
-function fieldNameOf(property: string): string | undefined {
-  const escaped = escapeFieldName(property);
-  return escaped === `__${property}__` ? property : escaped;
+/** Set and map lists compare without order and merge on `+`, as kube's unstructuredSetList/unstructuredMapList. */
+function withListType(list: CelValue[], schema: JSONSchemaProps): CelValue[] {
+  switch (schema['x-kubernetes-list-type']) {
+    case 'set':
+      return withListSemantics(list, { kind: 'set' });
+    case 'map':
+      return withListSemantics(list, { kind: 'map', keys: schema['x-kubernetes-list-map-keys'] ?? [] });
+    default:
+      return list;
+  }
 }
 
 function formattedString(s: string, format: string | undefined): CelValue | CelError {

@@ -105,8 +105,11 @@ describe('runtime cost', () => {
   });
 
   it('estimates costs statically from the same model', () => {
+    // startsWith is sized by its prefix argument (checker/cost.go), not by the receiver
     const c = env.compile("obj.spec.name.startsWith('a')", { variables: vars });
-    expect(c.ok && c.program.estimateCost({ maxSize: 1000 })).toEqual({ min: 3, max: 103 });
+    expect(c.ok && c.program.estimateCost({ maxSize: 1000 })).toEqual({ min: 4, max: 4 });
+    const m = env.compile("obj.spec.name.matches('^a')", { variables: vars });
+    expect(m.ok && m.program.estimateCost({ maxSize: 1000 })).toEqual({ min: 4, max: 3 + 101 });
     const d = env.compile('[1, 2, 3].all(x, x > 0)', { variables: vars });
     // `&&` may short-circuit, so its minimum is the left side's alone (checker/cost.go)
     expect(d.ok && d.program.estimateCost()).toEqual({ min: 20, max: 26 });

@@ -16,6 +16,7 @@ import {
   INT64_MIN,
   UINT64_MAX,
   celCompare,
+  addLists,
   celEquals,
   formatDuration,
   formatTimestamp,
@@ -52,7 +53,7 @@ function arithmetic(): OverloadDecl[] {
     ov('add_double', '_+_', [T.double, T.double], T.double, (a, b) => (a as number) + (b as number)),
     ov('add_string', '_+_', [T.string, T.string], T.string, (a, b) => (a as string) + (b as string)),
     ov('add_bytes', '_+_', [T.bytes, T.bytes], T.bytes, (a, b) => concatBytes(a as Uint8Array, b as Uint8Array)),
-    ov('add_list', '_+_', [T.list(A), T.list(A)], T.list(A), (a, b) => [...(a as CelValue[]), ...(b as CelValue[])]),
+    ov('add_list', '_+_', [T.list(A), T.list(A)], T.list(A), (a, b) => addLists(a as CelValue[], b as CelValue[])),
     ov('add_timestamp_duration', '_+_', [T.timestamp, T.duration], T.timestamp, (a, b) =>
       checkedTimestamp((a as CelTimestamp).nanos + (b as CelDuration).nanos),
     ),

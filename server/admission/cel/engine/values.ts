@@ -274,6 +274,9 @@ export function celEquals(a: CelValue, b: CelValue): boolean {
   if (typeof a !== 'object' || typeof b !== 'object') return false;
   if (a instanceof Uint8Array && b instanceof Uint8Array) return bytesCompare(a, b) === 0;
   if (Array.isArray(a) && Array.isArray(b)) {
+    // as cel-go's lhs.Equal(rhs): the left operand's list type decides (kube's set and map lists ignore order)
+    const semantics = listSemantics.get(a);
+    if (semantics) return semanticListEquals(a, b, semantics);
     if (a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (!celEquals(a[i] as CelValue, b[i] as CelValue)) return false;
     return true;
@@ -303,6 +306,93 @@ export function celEquals(a: CelValue, b: CelValue): boolean {
   }
   if (a instanceof CelOpaque && b instanceof CelOpaque) return a.typeName === b.typeName && a.equals(b);
   return false;
+}
+
+/**
+ * The x-kubernetes-list-type a list value was converted from, when it changes CEL's list semantics (kube's
+ * apiserver/pkg/cel/common/values.go unstructuredSetList and unstructuredMapList): `==` ignores order and `+` merges.
+ * Map lists identify items by the values of their x-kubernetes-list-map-keys properties.
+ */
+export type ListSemantics = { readonly kind: 'set' } | { readonly kind: 'map'; readonly keys: readonly string[] };
+
+const listSemantics = new WeakMap<readonly CelValue[], ListSemantics>();
+
+/** Marks a (fresh, never mutated) list as a set or map list; returns it. */
+export function withListSemantics<L extends readonly CelValue[]>(list: L, semantics: ListSemantics): L {
+  listSemantics.set(list, semantics);
+  return list;
+}
+
+export function listSemanticsOf(list: readonly CelValue[]): ListSemantics | undefined {
+  return listSemantics.get(list);
+}
+
+/** Identity of a set element or map-list key value (kube keys Go maps by these scalars). */
+function scalarKey(v: CelValue | undefined): string {
+  if (v === undefined) return 'u';
+  if (v === null) return 'z';
+  switch (typeof v) {
+    case 'string':
+      return 's' + v;
+    case 'bigint':
+      return 'n' + v.toString();
+    case 'number':
+      return Number.isInteger(v) ? 'n' + BigInt(v).toString() : 'd' + String(v);
+    case 'boolean':
+      return v ? 'T' : 'F';
+  }
+  if (v instanceof CelUint) return 'n' + v.value.toString();
+  // sets and map keys hold scalars; anything else is compared by its JSON form
+  return 'j' + JSON.stringify(toJSON(v));
+}
+
+function mapListKey(item: CelValue, keys: readonly string[]): string {
+  if (!(item instanceof CelMap)) return 'x' + scalarKey(item);
+  return keys.map((k) => scalarKey(item.get(k))).join('\u0000');
+}
+
+function semanticListEquals(a: readonly CelValue[], b: readonly CelValue[], semantics: ListSemantics): boolean {
+  if (a.length !== b.length) return false;
+  if (semantics.kind === 'set') {
+    const members = new Set(a.map(scalarKey));
+    return b.every((x) => members.has(scalarKey(x)));
+  }
+  // every item of the right side must equal the left item with the same keys (the last one, as kube's Go map keeps)
+  const byKey = new Map<string, CelValue>();
+  for (const x of a) byKey.set(mapListKey(x, semantics.keys), x);
+  return b.every((x) => {
+    const mine = byKey.get(mapListKey(x, semantics.keys));
+    return mine !== undefined && celEquals(mine, x);
+  });
+}
+
+/**
+ * `a + b` on lists. Atomic lists concatenate. A set list keeps its elements and appends those of `b` it does not
+ * hold yet; a map list keeps its items' positions, replaces those whose keys `b` has, and appends the rest of `b`
+ * (kube's unstructuredSetList.Add / unstructuredMapList.Add). The result keeps the left side's list type.
+ */
+export function addLists(a: readonly CelValue[], b: readonly CelValue[]): readonly CelValue[] {
+  const semantics = listSemantics.get(a);
+  if (!semantics) return [...a, ...b];
+  const out = [...a];
+  if (semantics.kind === 'set') {
+    const members = new Set(a.map(scalarKey));
+    for (const x of b) {
+      const k = scalarKey(x);
+      if (members.has(k)) continue;
+      members.add(k);
+      out.push(x);
+    }
+    return withListSemantics(out, semantics);
+  }
+  const position = new Map<string, number>();
+  a.forEach((x, i) => position.set(mapListKey(x, semantics.keys), i));
+  for (const x of b) {
+    const i = position.get(mapListKey(x, semantics.keys));
+    if (i === undefined) out.push(x);
+    else out[i] = x;
+  }
+  return withListSemantics(out, semantics);
 }
 
 /**
