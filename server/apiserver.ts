@@ -11,7 +11,7 @@ import { newValidatingAdmissionPolicyMetrics } from './admission/policy/metrics.
 import { newMutatingAdmissionPolicyMetrics } from './admission/policy/mutating/metrics.js';
 import { mutatingPolicyApiSources, validatingPolicyApiSources } from './admission/policy/sources.js';
 import { ValidatingAdmissionPolicyStatusController } from './admission/policy/validating/status.js';
-import { builtinPolicyTypeChecker } from './admission/policy/validating/typechecking.js';
+import { builtinPolicyTypeChecker, servedSchemaResolver } from './admission/policy/validating/typechecking.js';
 import type { AdmissionChain } from './admission/chain.js';
 import { ApiConfigurationSource, compositeSource, type WriteEventType } from './admission/sources/api-source.js';
 import { StaticManifestController } from './admission/manifest/controller.js';
@@ -31,7 +31,7 @@ import type { ConfigurationSource } from './admission/sources/source.js';
 import { readinessGate } from './http/readiness-gate.js';
 import { webhookAccessorsOf } from './admission/sources/webhook-accessors.js';
 import { createWebhookClient, type WebhookClientOptions } from './admission/webhook/client.js';
-import type { KubeObject } from './api/types.js';
+import { apiVersionOf, type KubeObject } from './api/types.js';
 import { newAdmissionMetrics } from './metrics/admission.js';
 import type { FeatureGates } from './options/index.js';
 import { StatusError } from './api/errors.js';
@@ -216,6 +216,12 @@ export class ApiServer {
       },
       isNamespaced: (group, resource) => this.index.all().some((r) => r.group === group && r.resource === resource && r.namespaced),
       excludeVirtualResources: () => config.featureGates.enabled('ExcludeAdmissionWebhookVirtualResources'),
+      converterFor: (resource) => {
+        // custom resources are the only objects served at several versions that can be converted here
+        const converter = this.crds?.converterFor(resource.group, resource.resource);
+        if (!converter) return undefined;
+        return async (obj, to) => (to.group === resource.group ? (await converter.convert([obj], apiVersionOf(to.group, to.version)))[0]! : obj);
+      },
       defaultObject: (object, attrs) => {
         const info = this.index.lookup(attrs.resource.group, attrs.resource.version, attrs.resource.resource);
         // Only the resource's own kind: a /scale write is admitted as an autoscaling/v1 Scale.
@@ -323,10 +329,15 @@ export class ApiServer {
     this.startNamespaceController();
     this.policyStatusController = new ValidatingAdmissionPolicyStatusController({
       store: this.storeFor(this.index.lookup('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicies')!),
-      typeCheck: builtinPolicyTypeChecker(this.cel, (gvr) => {
-        const info = this.index.lookup(gvr.group, gvr.version, gvr.resource);
-        return info ? [{ group: info.group, version: info.version, kind: info.kind }] : [];
-      }),
+      // kinds and schemas through the ResourceIndex, so the served custom resources are checked as well
+      typeCheck: builtinPolicyTypeChecker(
+        this.cel,
+        (gvr) => {
+          const info = this.index.lookup(gvr.group, gvr.version, gvr.resource);
+          return info ? [{ group: info.group, version: info.version, kind: info.kind }] : [];
+        },
+        servedSchemaResolver(() => this.index.all()),
+      ),
       log: (m, f) => config.log.info(m, f),
     });
     void this.policyStatusController.start();

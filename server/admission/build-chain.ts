@@ -20,7 +20,7 @@ import { MutatingAdmissionPolicyPlugin } from './policy/mutating/plugin.js';
 import type { MutatingPolicySources, ValidatingPolicySources } from './policy/sources.js';
 import { ValidatingAdmissionPolicyPlugin } from './policy/validating/plugin.js';
 import type { WebhookClient } from './webhook/client.js';
-import type { MatchConditionsEvaluator } from './webhook/dispatch.js';
+import type { MatchConditionsEvaluator, ObjectConverterFor } from './webhook/dispatch.js';
 import { MutatingAdmissionWebhook } from './webhook/mutating.js';
 import { ValidatingAdmissionWebhook } from './webhook/validating.js';
 
@@ -39,6 +39,8 @@ export interface AdmissionChainDeps {
   excludeVirtualResources: () => boolean;
   /** CEL evaluation of webhook matchConditions; without it they are not evaluated */
   webhookMatchConditions?: MatchConditionsEvaluator;
+  /** converters of resources served at several versions, for webhooks matched through an equivalent version */
+  converterFor?: ObjectConverterFor;
   /** the resource's defaulting, run on each mutating webhook's result as kube's decoder does */
   defaultObject(object: KubeObject, attrs: AdmissionAttributes): void;
   log: Logger;
@@ -68,6 +70,7 @@ export function buildAdmissionChain(deps: AdmissionChainDeps): OrderedAdmissionC
     metrics: deps.metrics,
     excludeVirtualResources: deps.excludeVirtualResources,
     ...(deps.webhookMatchConditions ? { matchConditions: deps.webhookMatchConditions } : {}),
+    ...(deps.converterFor ? { converterFor: deps.converterFor } : {}),
   };
   const factories: Record<string, () => AdmissionPlugin> = {
     NamespaceLifecycle: () => new NamespaceLifecycle({ getNamespace: deps.getNamespace, isNamespaced: deps.isNamespaced }),

@@ -8,6 +8,7 @@ import type { ResourceInfo } from '../registry/resource.js';
 import type { ResourceStore } from '../registry/store.js';
 import { CustomResourceDefinitionController } from './controllers/crd-controller.js';
 import { customResourceOps } from './customresource/ops.js';
+import type { Converter } from './customresource/schema-ops.js';
 import { CustomResourceServing } from './serving.js';
 
 export interface CustomResourceDefinitionsDeps {
@@ -21,6 +22,8 @@ export interface CustomResourceDefinitionsDeps {
 export interface CustomResourceDefinitions {
   /** a CRD write of this server, as it returns */
   observe(type: 'ADDED' | 'MODIFIED' | 'DELETED', crd: KubeObject): void;
+  /** the converter between the versions of a served custom resource */
+  converterFor(group: string, resource: string): Converter | undefined;
   /** the CRDs in storage are served */
   hasSynced(): boolean;
   /** lists the stored CRDs, serves them and follows changes */
@@ -35,6 +38,7 @@ export function customResourceDefinitions(deps: CustomResourceDefinitionsDeps): 
   let unregister: (() => void) | undefined;
   return {
     observe: (type, crd) => controller.observe(type, crd),
+    converterFor: (group, resource) => serving.converterFor(group, resource),
     hasSynced: () => controller.hasSynced(),
     async start() {
       unregister ??= registerDynamicEquivalences(serving);

@@ -6,7 +6,7 @@ import type { EquivalenceClass, EquivalentResourceRegistration } from '../admiss
 import type { ResourceIndex } from '../registry/resource-index.js';
 import type { ResourceInfo } from '../registry/resource.js';
 import { customResourceInfos } from './customresource/resource-infos.js';
-import type { CustomResourceOps } from './customresource/schema-ops.js';
+import type { Converter, CustomResourceOps } from './customresource/schema-ops.js';
 
 interface Served {
   /** the CRD's resourceVersion these infos were built from */
@@ -14,6 +14,8 @@ interface Served {
   crd: CustomResourceDefinition | undefined;
   infos: ResourceInfo[];
   equivalence: EquivalenceClass;
+  /** converts between the CRD's versions; absent while nothing is served */
+  converter: Converter | undefined;
 }
 
 const revisionOf = (crd: CustomResourceDefinition): number => Number(crd.metadata?.resourceVersion ?? 0) || 0;
@@ -57,7 +59,8 @@ export class CustomResourceServing {
       if (!infos.some((i) => i.group === old.group && i.version === old.version && i.resource === old.resource)) this.index.remove(old.group, old.version, old.resource);
     }
     for (const info of infos) this.index.add(info);
-    this.byName.set(name, { revision, crd: type === 'DELETED' ? undefined : crd, infos, equivalence: equivalenceOf(infos) });
+    const converter = infos.length > 0 ? this.ops.converterFor(crd) : undefined;
+    this.byName.set(name, { revision, crd: type === 'DELETED' ? undefined : crd, infos, equivalence: equivalenceOf(infos), converter });
     if ((current?.infos.length ?? 0) === 0 && infos.length > 0) this.log('serving custom resource', { crd: name, versions: infos.map((i) => i.version) });
     if ((current?.infos.length ?? 0) > 0 && infos.length === 0) this.log('stopped serving custom resource', { crd: name });
   }
@@ -65,6 +68,15 @@ export class CustomResourceServing {
   /** The served versions of a CRD, preferred first. */
   infosOf(name: string): readonly ResourceInfo[] {
     return this.byName.get(name)?.infos ?? [];
+  }
+
+  /** The converter of a served custom resource (admission converts objects for equivalent versions with it). */
+  converterFor(group: string, resource: string): Converter | undefined {
+    for (const s of this.byName.values()) {
+      const first = s.infos[0];
+      if (first && first.group === group && first.resource === resource) return s.converter;
+    }
+    return undefined;
   }
 
   classFor(group: string, resource: string): EquivalenceClass | undefined {

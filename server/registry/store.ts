@@ -414,10 +414,21 @@ export class ResourceStore {
     }
     if (this.info.hasGeneration) {
       const gen = oldMeta.generation ?? 1;
-      meta.generation = jsonEqual(specPart(next), specPart(old)) ? gen : gen + 1;
+      meta.generation = jsonEqual(this.generationPart(next), this.generationPart(old)) ? gen : gen + 1;
     } else delete meta.generation;
     this.info.strategy.applyDefaults?.(next);
     return next;
+  }
+
+  /**
+   * The part of an object whose change bumps metadata.generation. kube's custom resource strategy counts every
+   * change outside metadata, status included when the version has no status subresource (status is then an
+   * ordinary field); built-in strategies compare their spec. Custom resources are the resources with a codec.
+   */
+  private generationPart(obj: KubeObject): Record<string, unknown> {
+    const part = specPart(obj);
+    if (this.info.codec && !this.info.hasStatus && obj.status !== undefined) part['status'] = obj.status;
+    return part;
   }
 
   hasPendingFinalizers(obj: KubeObject): boolean {

@@ -1,8 +1,10 @@
 // Custom resources through @kubernetes/client-node (ApiextensionsV1Api, CustomObjectsApi, Watch): CRD
 // validation errors, schema errors with kube's causes, CEL transition rules, watch, and a second served version
-// read and written through the storage version.
+// read and written through the storage version; plus, over raw REST, metadata.generation with and without the
+// status subresource and the Warning headers of ratcheted x-kubernetes-validations.
 import * as k8s from '@kubernetes/client-node';
 import { useApiServer } from '../../harness/jest.js';
+import { api } from '../admission/support.js';
 import { eventually } from '../support/eventually.js';
 
 const env = useApiServer({ storage: 'memory' });
@@ -163,5 +165,88 @@ describe('CRDs through @kubernetes/client-node', () => {
     });
     const res = await env.server.request(`/apis/${group}/v1/namespaces/default/gadgets`);
     expect(res.status).toBe(404);
+  });
+});
+
+describe('the custom resource strategy over REST', () => {
+  const gizmos = 'gizmos.example.com';
+  const schema = {
+    openAPIV3Schema: {
+      type: 'object',
+      properties: {
+        spec: { type: 'object', properties: { x: { type: 'string' }, y: { type: 'string' } } },
+        status: { type: 'object', properties: { phase: { type: 'string' } } },
+      },
+    },
+  };
+  const path = (version: string, name = '') => `/apis/${gizmos}/${version}/namespaces/default/gizmos${name ? `/${name}` : ''}`;
+  const generationOf = (o: Record<string, unknown>): unknown => (o['metadata'] as { generation?: number }).generation;
+
+  beforeAll(async () => {
+    // v1 has no status subresource, v2 has one: both serve the same objects
+    const r = await api(env.server, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      metadata: { name: `gizmos.${gizmos}` },
+      spec: {
+        group: gizmos,
+        scope: 'Namespaced',
+        names: { plural: 'gizmos', singular: 'gizmo', kind: 'Gizmo' },
+        versions: [
+          { name: 'v1', served: true, storage: true, schema },
+          { name: 'v2', served: true, storage: false, schema, subresources: { status: {} } },
+        ],
+      },
+    });
+    expect(r.status).toBe(201);
+    await waitEstablished(`gizmos.${gizmos}`);
+    await eventually(async () => expect((await api(env.server, 'GET', path('v2'))).status).toBe(200), 15_000);
+  });
+
+  it('bumps metadata.generation for a status change of a version without the status subresource, not with it', async () => {
+    let r = await api(env.server, 'POST', path('v1'), { apiVersion: `${gizmos}/v1`, kind: 'Gizmo', metadata: { name: 'g1' }, spec: { x: 'a' }, status: { phase: 'New' } });
+    expect(r.status).toBe(201);
+    expect(generationOf(r.json)).toBe(1);
+    // v1: status is an ordinary field, any change outside metadata counts
+    r = await api(env.server, 'PATCH', path('v1', 'g1'), { status: { phase: 'Running' } }, 'application/merge-patch+json');
+    expect(r.status).toBe(200);
+    expect(r.json['status']).toEqual({ phase: 'Running' });
+    expect(generationOf(r.json)).toBe(2);
+    r = await api(env.server, 'PATCH', path('v1', 'g1'), { metadata: { labels: { a: 'b' } } }, 'application/merge-patch+json');
+    expect(generationOf(r.json)).toBe(2);
+    // v2: the main resource ignores status, and only spec changes count
+    r = await api(env.server, 'PATCH', path('v2', 'g1'), { status: { phase: 'Done' } }, 'application/merge-patch+json');
+    expect(r.status).toBe(200);
+    expect(r.json['status']).toEqual({ phase: 'Running' });
+    expect(generationOf(r.json)).toBe(2);
+    r = await api(env.server, 'PATCH', path('v2', 'g1/status'), { status: { phase: 'Done' } }, 'application/merge-patch+json');
+    expect(r.status).toBe(200);
+    expect(generationOf(r.json)).toBe(2);
+    r = await api(env.server, 'PATCH', path('v2', 'g1'), { spec: { x: 'b' } }, 'application/merge-patch+json');
+    expect(generationOf(r.json)).toBe(3);
+  });
+
+  it('sends a ratcheted x-kubernetes-validations failure as a Warning header on update', async () => {
+    let r = await api(env.server, 'POST', path('v1'), { apiVersion: `${gizmos}/v1`, kind: 'Gizmo', metadata: { name: 'legacy' }, spec: { x: 'bad', y: '1' } });
+    expect(r.status).toBe(201);
+    // the rule arrives after the object: its unchanged x is ratcheted, a new object is refused
+    const rule = [{ rule: "self.startsWith('ok')" }];
+    r = await api(
+      env.server,
+      'PATCH',
+      `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.${gizmos}`,
+      [{ op: 'add', path: '/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/x/x-kubernetes-validations', value: rule }],
+      'application/json-patch+json',
+    );
+    expect(r.status).toBe(200);
+    await eventually(async () => {
+      const refused = await api(env.server, 'POST', path('v1'), { apiVersion: `${gizmos}/v1`, kind: 'Gizmo', metadata: { name: 'new-bad' }, spec: { x: 'bad' } });
+      expect(refused.status).toBe(422);
+      expect(refused.json['message']).toBe(`Gizmo.${gizmos} "new-bad" is invalid: spec.x: Invalid value: "string": failed rule: self.startsWith('ok')`);
+    }, 15_000);
+    r = await api(env.server, 'PATCH', path('v1', 'legacy'), { spec: { y: '2' } }, 'application/merge-patch+json');
+    expect(r.status).toBe(200);
+    expect(r.warnings).toEqual([`spec.x: Invalid value: "string": failed rule: self.startsWith('ok')`]);
+    // a change to x itself is validated
+    r = await api(env.server, 'PATCH', path('v1', 'legacy'), { spec: { x: 'worse' } }, 'application/merge-patch+json');
+    expect(r.status).toBe(422);
   });
 });

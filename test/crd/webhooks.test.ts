@@ -1,14 +1,20 @@
 // Admission of custom resources with real HTTPS webhook servers, after kube's e2e webhook conformance cases
 // (test/e2e/apimachinery/webhook.go): "should be able to deny custom resource creation, update and deletion",
 // "should mutate custom resource", "... with different stored version", "... with pruning"; plus matchPolicy
-// Equivalent across a CRD's versions and a ValidatingAdmissionPolicy matching a custom resource.
+// Equivalent across a CRD's versions (objects converted to the matched version) and ValidatingAdmissionPolicies
+// matching and type-checked against custom resources.
 import { startApiServer, type ApiServerHandle } from '../../harness/apiserver-process.js';
+import { changeApiVersionOnly, startConversionWebhookServer, type ConversionWebhookServer, type ConvertFunction } from '../../harness/conversion-webhook-server.js';
+import { parse as parseYaml } from 'yaml';
+import type { KubeObject } from '../../server/api/types.js';
+import { crontabCRD } from './fixtures.js';
 import { allow, deny, patch, startWebhookServer, type ReceivedReview, type WebhookReply, type WebhookServer } from '../../harness/webhook-server.js';
 import { api, deleteMutating, deleteValidating, freshNamespace, registerMutating, registerValidating } from '../admission/support.js';
 import { eventually } from '../support/eventually.js';
 
 let server: ApiServerHandle;
 let webhook: WebhookServer;
+let conversion: ConversionWebhookServer;
 
 type Data = Record<string, string> | undefined;
 const dataOf = (o: unknown): Data => (o as { data?: Record<string, string> } | undefined)?.data;
@@ -26,6 +32,11 @@ function route(r: ReceivedReview): WebhookReply {
       if (data['mutation-stage-1'] === 'yes') return patch([{ op: 'add', path: '/data/mutation-stage-2', value: 'yes' }]);
       if (data['mutation-start'] === 'yes') return patch([{ op: 'add', path: '/data/mutation-stage-1', value: 'yes' }]);
       return allow();
+    }
+    case '/set-cron-spec': {
+      // only a v1 object has spec.cronSpec: a v2 object (spec.schedule) sent unconverted is left alone
+      const spec = (r.request.object as { spec?: Record<string, unknown> } | undefined)?.spec ?? {};
+      return 'cronSpec' in spec ? patch([{ op: 'replace', path: '/spec/cronSpec', value: '*/1 * * * *' }]) : allow();
     }
     default:
       return allow();
@@ -77,12 +88,49 @@ async function multiVersionCRD(schema: Record<string, unknown> = openSchema): Pr
 
 beforeAll(async () => {
   webhook = await startWebhookServer({ handler: route });
+  conversion = await startConversionWebhookServer({ convert: cronConvert });
   server = await startApiServer({ storage: 'memory' });
 }, 60_000);
 afterAll(async () => {
   await server?.cleanup();
   await webhook?.close();
+  await conversion?.close();
 });
+
+/** v1 has spec.cronSpec, v2 has spec.schedule (the conversion webhook renames the field). */
+const cronConvert: ConvertFunction = (obj, desired) => {
+  const spec = { ...(obj['spec'] as Record<string, unknown> | undefined) };
+  const [from, to] = desired.endsWith('/v2') ? ['cronSpec', 'schedule'] : ['schedule', 'cronSpec'];
+  if (from in spec) {
+    spec[to] = spec[from];
+    delete spec[from];
+  }
+  return { ...changeApiVersionOnly(obj, desired), spec } as KubeObject;
+};
+
+/** A v1 (storage) / v2 CRD whose versions differ in shape, converted by the conversion webhook. */
+async function convertedCRD(): Promise<{ group: string; plural: string; kind: string }> {
+  const group = `conv-webhook-test-${++crdCount}.example.com`;
+  const plural = 'crontabs';
+  const kind = 'CronTab';
+  const schema = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } };
+  const r = await api(server, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+    metadata: { name: `${plural}.${group}` },
+    spec: {
+      group,
+      scope: 'Namespaced',
+      names: { plural, singular: 'crontab', kind, listKind: 'CronTabList' },
+      versions: [
+        { name: 'v1', served: true, storage: true, schema },
+        { name: 'v2', served: true, storage: false, schema },
+      ],
+      conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: conversion.url('/convert'), caBundle: conversion.caBundle }, conversionReviewVersions: ['v1'] } },
+    },
+  });
+  if (r.status !== 201) throw new Error(`crd: ${r.status} ${JSON.stringify(r.json)}`);
+  await eventually(async () => expect((await api(server, 'GET', `/apis/${group}/v2`)).status).toBe(200), 15_000);
+  return { group, plural, kind };
+}
 
 describe('webhooks on custom resources', () => {
   it('should be able to deny custom resource creation, update and deletion', async () => {
@@ -182,6 +230,42 @@ describe('webhooks on custom resources', () => {
     await deleteValidating(server, 'equivalent-cr');
   });
 
+  it('matchPolicy Equivalent: a webhook for v1 gets a v2 request converted to v1, and its patch is converted back', async () => {
+    const crd = await convertedCRD();
+    const ns = await freshNamespace(server);
+    const rule = { apiGroups: [crd.group], apiVersions: ['v1'], resources: [crd.plural], operations: ['CREATE', 'UPDATE'] };
+    await registerMutating(server, webhook, 'equivalent-mutate-cr', [{ name: 'set-cron-spec.k8s.io', path: '/set-cron-spec', ...rule }]);
+    await registerValidating(server, webhook, 'equivalent-record-cr', [{ name: 'record-v1.k8s.io', path: '/record-v1', ...rule }]);
+    const before = webhook.reviews.length;
+    const base = `/apis/${crd.group}/v2/namespaces/${ns}/${crd.plural}`;
+    let r = await api(server, 'POST', base, { apiVersion: `${crd.group}/v2`, kind: crd.kind, metadata: { name: 'eq' }, spec: { schedule: '0 * * * *' } });
+    expect(r.status).toBe(201);
+    expect(r.json['apiVersion']).toBe(`${crd.group}/v2`);
+    expect(r.json['spec']).toEqual({ schedule: '*/1 * * * *' });
+
+    const reviews = webhook.reviews.slice(before);
+    const mutated = reviews.find((x) => x.path === '/set-cron-spec');
+    expect(mutated?.request.kind).toEqual({ group: crd.group, version: 'v1', kind: crd.kind });
+    expect(mutated?.request.resource).toEqual({ group: crd.group, version: 'v1', resource: crd.plural });
+    expect(mutated?.request.requestKind).toEqual({ group: crd.group, version: 'v2', kind: crd.kind });
+    expect(mutated?.request.requestResource).toEqual({ group: crd.group, version: 'v2', resource: crd.plural });
+    expect(mutated?.request.object).toMatchObject({ apiVersion: `${crd.group}/v1`, spec: { cronSpec: '0 * * * *' } });
+    // the validating webhook sees the mutated object, in v1 again
+    const validated = reviews.find((x) => x.path === '/record-v1');
+    expect(validated?.request.object).toMatchObject({ apiVersion: `${crd.group}/v1`, spec: { cronSpec: '*/1 * * * *' } });
+
+    const current = r.json;
+    r = await api(server, 'PUT', `${base}/eq`, { ...current, spec: { schedule: '5 * * * *' } });
+    expect(r.status).toBe(200);
+    expect(r.json['spec']).toEqual({ schedule: '*/1 * * * *' });
+    const update = webhook.reviews.slice(before).filter((x) => x.path === '/record-v1' && x.request.operation === 'UPDATE')[0];
+    expect(update?.request.object).toMatchObject({ apiVersion: `${crd.group}/v1`, spec: { cronSpec: '*/1 * * * *' } });
+    expect(update?.request.oldObject).toMatchObject({ apiVersion: `${crd.group}/v1`, spec: { cronSpec: '*/1 * * * *' } });
+    expect((update?.request.oldObject as { spec?: Record<string, unknown> } | undefined)?.spec).not.toHaveProperty('schedule');
+    await deleteMutating(server, 'equivalent-mutate-cr');
+    await deleteValidating(server, 'equivalent-record-cr');
+  });
+
   it('a ValidatingAdmissionPolicy matches a custom resource', async () => {
     const crd = await multiVersionCRD();
     const ns = await freshNamespace(server);
@@ -206,5 +290,57 @@ describe('webhooks on custom resources', () => {
     );
     r = await api(server, 'POST', `/apis/${crd.group}/v2/namespaces/${ns}/${crd.plural}`, { apiVersion: `${crd.group}/v2`, kind: crd.kind, metadata: { name: 'vap' }, data: { fine: 'x' } });
     expect(r.status).toBe(201);
+  });
+});
+
+describe('ValidatingAdmissionPolicy type checking of custom kinds', () => {
+  const vapPath = '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies';
+  const cronTabRule = { operations: ['CREATE'], apiGroups: ['stable.example.com'], apiVersions: ['v1'], resources: ['crontabs'] };
+  type Warning = { fieldRef: string; warning: string };
+  let policies = 0;
+
+  beforeAll(async () => {
+    const r = await api(server, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', parseYaml(crontabCRD));
+    expect(r.status).toBe(201);
+    await eventually(async () => expect((await api(server, 'GET', '/apis/stable.example.com/v1')).status).toBe(200), 15_000);
+  });
+
+  /** Creates the policy and waits for the status controller's typeChecking. */
+  async function typeCheck(spec: Record<string, unknown>): Promise<Warning[]> {
+    const name = `crd-typecheck-${++policies}.example.com`;
+    const created = await api(server, 'POST', vapPath, { metadata: { name }, spec: { failurePolicy: 'Fail', ...spec } });
+    expect(created.status).toBe(201);
+    return eventually(async () => {
+      const s = (await api(server, 'GET', `${vapPath}/${name}`)).json['status'] as { typeChecking?: { expressionWarnings?: Warning[] } } | undefined;
+      expect(s?.typeChecking).toBeDefined();
+      return s!.typeChecking!.expressionWarnings ?? [];
+    });
+  }
+
+  it('warns about an undefined field of a custom resource, naming its kind', async () => {
+    const warnings = await typeCheck({ matchConstraints: { resourceRules: [cronTabRule] }, validations: [{ expression: 'object.spec.replicass > 1' }] });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.fieldRef).toBe('spec.validations[0].expression');
+    expect(warnings[0]!.warning).toMatch(/^stable\.example\.com\/v1, Kind=CronTab: ERROR: <input>:1:\d+: undefined field 'replicass'\n/);
+  });
+
+  it('accepts the fields the CRD schema declares, and object metadata', async () => {
+    const warnings = await typeCheck({
+      matchConstraints: { resourceRules: [cronTabRule] },
+      validations: [{ expression: "object.spec.replicas > 1 && object.spec.cronSpec != '' && object.metadata.name != ''" }],
+    });
+    expect(warnings).toEqual([]);
+  });
+
+  it('types params from a CRD paramKind', async () => {
+    const spec = (expression: string) => ({
+      paramKind: { apiVersion: 'stable.example.com/v1', kind: 'CronTab' },
+      matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] }] },
+      validations: [{ expression }],
+    });
+    expect(await typeCheck(spec('object.spec.replicas <= params.spec.replicas'))).toEqual([]);
+    const warnings = await typeCheck(spec("params.spec.image == 1"));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.warning).toMatch(/^apps\/v1, Kind=Deployment: ERROR: <input>:1:\d+: found no matching overload for '_==_' applied to '\(string, int\)'/);
   });
 });

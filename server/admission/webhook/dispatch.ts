@@ -6,7 +6,7 @@
 import type { WebhookAccessor } from '../../api/admissionregistration.js';
 import type { AdmissionResponseStatus } from '../../api/admission.js';
 import { StatusError, errors } from '../../api/errors.js';
-import type { StatusDetails } from '../../api/types.js';
+import type { GroupVersionKind, KubeObject, StatusDetails } from '../../api/types.js';
 import type { Logger } from '../../log.js';
 import type { AdmissionMetrics, WebhookRejectionErrorType, WebhookStepType } from '../../metrics/admission.js';
 import { goQuote } from '../../options/go-strconv.js';
@@ -42,7 +42,16 @@ export interface WebhookPluginOptions {
   logger?: Logger;
   /** how long a request waits for the source's first load before it is refused (kube: 10 s) */
   readyTimeoutMs?: number;
+  /**
+   * kube's ObjectConvertor for matchPolicy Equivalent: the converter of a resource whose objects exist in several
+   * versions (custom resources), or undefined when objects are sent as served (built-in kinds, one version each).
+   */
+  converterFor?: ObjectConverterFor;
 }
+
+/** Converts one object of the resource to another version of its kind; throws (a StatusError) when that fails. */
+export type ObjectConverter = (obj: KubeObject, to: GroupVersionKind) => Promise<KubeObject>;
+export type ObjectConverterFor = (resource: { group: string; resource: string }) => ObjectConverter | undefined;
 
 export const admissionOperations: readonly AdmissionOperation[] = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
 
@@ -282,6 +291,110 @@ export class NamespaceLabelLookup {
   }
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// VersionedAttributes
+
+const sameKind = (a: GroupVersionKind, b: GroupVersionKind): boolean => a.group === b.group && a.version === b.version && a.kind === b.kind;
+
+/**
+ * A conversion failure as both dispatchers return it: VersionedAttribute wraps the converter's error in an
+ * internal error, and the dispatcher wraps that once more (apierrors.NewInternalError twice).
+ */
+function conversionError(err: unknown): StatusError {
+  return errors.internal(errors.internal(err));
+}
+
+/** The request's attributes with other objects: annotations, warnings and reinvocation stay shared. */
+const withObjects = (attrs: AdmissionAttributes, object: KubeObject | undefined, oldObject: KubeObject | undefined): AdmissionAttributes => ({ ...attrs, object, oldObject });
+
+/**
+ * The validating dispatcher's versionedAttributeAccessor: the request's objects converted once per kind a webhook
+ * is called with (admission.NewVersionedAttributes), always from the request's own objects. A kind the resource
+ * has no converter for, or the request's own kind, is the request as it is.
+ */
+export class VersionedAttributesByKind {
+  private readonly byKind = new Map<string, Promise<AdmissionAttributes>>();
+  constructor(
+    private readonly attrs: AdmissionAttributes,
+    private readonly convert: ObjectConverter | undefined,
+  ) {}
+
+  attributesFor(kind: GroupVersionKind): Promise<AdmissionAttributes> {
+    const convert = this.convert;
+    if (!convert || sameKind(kind, this.attrs.kind)) return Promise.resolve(this.attrs);
+    const key = `${kind.group}/${kind.version}/${kind.kind}`;
+    let got = this.byKind.get(key);
+    if (!got) {
+      const { object, oldObject } = this.attrs;
+      got = Promise.all([object && convert(object, kind), oldObject && convert(oldObject, kind)]).then(
+        ([o, old]) => withObjects(this.attrs, o, old),
+        (err: unknown) => {
+          throw conversionError(err);
+        },
+      );
+      this.byKind.set(key, got);
+    }
+    return got;
+  }
+}
+
+/**
+ * The mutating dispatcher's versionedAttributeAccessor: one set of objects carried from webhook to webhook and
+ * converted to the kind each one is called with (ConvertVersionedAttributes), so a webhook sees what the previous
+ * ones patched. Patched objects held in another version are converted back to the request's version when the
+ * dispatch ends (or when a webhook for the request's own version comes next), as kube converts a Dirty
+ * VersionedObject into the attributes' object.
+ */
+export class MutableVersionedAttributes {
+  /** the objects while they are held in a version other than the request's */
+  private held: { kind: GroupVersionKind; object: KubeObject | undefined; oldObject: KubeObject | undefined; dirty: boolean } | undefined;
+  constructor(
+    private readonly attrs: AdmissionAttributes,
+    private readonly convert: ObjectConverter | undefined,
+  ) {}
+
+  /** true when the objects are held converted (the request's own objects are not the ones webhooks see) */
+  get converted(): boolean {
+    return this.held !== undefined;
+  }
+
+  /** The attributes a webhook called with `kind` sees (object and oldObject in that version). */
+  async attributesFor(kind: GroupVersionKind): Promise<AdmissionAttributes> {
+    const convert = this.convert;
+    if (!convert) return this.attrs;
+    try {
+      if (sameKind(kind, this.attrs.kind)) {
+        await this.restore();
+        return this.attrs;
+      }
+      const held = this.held;
+      if (held && sameKind(held.kind, kind)) return withObjects(this.attrs, held.object, held.oldObject);
+      const from = held ?? { object: this.attrs.object, oldObject: this.attrs.oldObject, dirty: false };
+      const [object, oldObject] = await Promise.all([from.object && convert(from.object, kind), from.oldObject && convert(from.oldObject, kind)]);
+      this.held = { kind, object, oldObject, dirty: from.dirty };
+      return withObjects(this.attrs, object, oldObject);
+    } catch (err) {
+      throw conversionError(err);
+    }
+  }
+
+  /** A webhook's patched object, in the kind the last attributesFor asked for. */
+  setObject(object: KubeObject): void {
+    if (this.held) {
+      this.held.object = object;
+      this.held.dirty = true;
+    } else this.attrs.object = object;
+  }
+
+  /** Converts patched objects back into the request's version; the request's objects are current afterwards. */
+  async restore(): Promise<void> {
+    const held = this.held;
+    this.held = undefined;
+    if (!held || !held.dirty || !held.object || !this.convert) return;
+    this.attrs.object = await this.convert(held.object, this.attrs.kind);
+  }
+}
+
 export type ShouldCall = { call: false } | { call: true; invocation: WebhookInvocation } | { call: false; error: StatusError };
 
 /** generic.Webhook.ShouldCallHook: matching, then matchConditions (last, as kube evaluates them). */
@@ -291,6 +404,8 @@ export async function shouldCallHook(
   ns: NamespaceLabelLookup,
   opts: WebhookPluginOptions,
   type: WebhookStepType,
+  /** the attributes in the invocation's kind, for matchConditions (kube evaluates them on VersionedAttributes) */
+  versioned: (kind: GroupVersionKind) => Promise<AdmissionAttributes> = () => Promise.resolve(attrs),
 ): Promise<ShouldCall> {
   const namespaceLabels = ns.needed(accessor) ? await ns.labels() : undefined;
   const m = opts.matchWebhook(accessor, attrs, { namespaceLabels, excludeVirtualResources: opts.excludeVirtualResources() });
@@ -298,7 +413,13 @@ export async function shouldCallHook(
   if (!m.matches) return { call: false };
   const conditions = accessor.webhook.matchConditions ?? [];
   if (conditions.length > 0 && opts.matchConditions) {
-    const r = await opts.matchConditions(accessor, attrs, m.invocation);
+    let versionedAttrs: AdmissionAttributes;
+    try {
+      versionedAttrs = await versioned(m.invocation.kind);
+    } catch (err) {
+      return { call: false, error: err instanceof StatusError ? err : errors.internal(err) };
+    }
+    const r = await opts.matchConditions(accessor, versionedAttrs, m.invocation);
     if ('error' in r) {
       if ((accessor.webhook.failurePolicy ?? 'Fail') === 'Fail') {
         opts.logger?.info('Failed evaluating match conditions, failing closed', { webhook: accessor.webhook.name, error: r.error });

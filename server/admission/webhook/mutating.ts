@@ -23,6 +23,7 @@ import {
   callHook,
   callingWebhookMessage,
   goJsonMarshal,
+  MutableVersionedAttributes,
   NamespaceLabelLookup,
   observeHookOutcome,
   secondsSince,
@@ -143,9 +144,10 @@ export class MutatingAdmissionWebhook implements AdmissionPlugin {
     const { opts } = this;
     const reinvocation = attrs.reinvocation;
     const ns = new NamespaceLabelLookup(attrs, opts.namespaceLabels);
+    const versioned = new MutableVersionedAttributes(attrs, opts.converterFor?.(attrs.resource));
     for (let i = 0; i < hooks.length; i++) {
       const accessor = hooks[i]!;
-      const should = await shouldCallHook(accessor, attrs, ns, opts, 'admit');
+      const should = await shouldCallHook(accessor, attrs, ns, opts, 'admit', (kind) => versioned.attributesFor(kind));
       if ('error' in should && should.error) throw should.error;
       if (!should.call) continue;
       // During reinvocation a webhook is never called for the first time.
@@ -154,7 +156,9 @@ export class MutatingAdmissionWebhook implements AdmissionPlugin {
       const hook = accessor.webhook as MutatingWebhook;
       const round = reinvocation.isReinvoke ? 1 : 0;
       const start = process.hrtime.bigint();
-      const { outcome, changed } = await this.callMutatingHook(accessor, should.invocation, attrs, round, i);
+      // matchPolicy Equivalent: the webhook sees, and patches, the objects in the version it matched
+      const hookAttrs = await versioned.attributesFor(should.invocation.kind);
+      const { outcome, changed } = await this.callMutatingHook(accessor, should.invocation, hookAttrs, versioned, round, i);
       const ignoreClientCallFailures = hook.failurePolicy === 'Ignore';
       observeHookOutcome(opts.metrics, hook.name, 'admit', attrs.operation, outcome, ignoreClientCallFailures, secondsSince(start));
       if (changed) {
@@ -181,6 +185,7 @@ export class MutatingAdmissionWebhook implements AdmissionPlugin {
           throw outcome.error;
       }
     }
+    await versioned.restore();
   }
 
   /** callAttrMutatingHook: the call, then the patch; the mutation annotation is written whatever happened. */
@@ -188,6 +193,7 @@ export class MutatingAdmissionWebhook implements AdmissionPlugin {
     accessor: WebhookAccessor,
     invocation: WebhookInvocation,
     attrs: AdmissionAttributes,
+    versionedAttrs: MutableVersionedAttributes,
     round: number,
     index: number,
   ): Promise<{ outcome: HookOutcome; changed: boolean }> {
@@ -220,9 +226,10 @@ export class MutatingAdmissionWebhook implements AdmissionPlugin {
         `{"configuration":${goJsonMarshal(annotation.configuration)},"webhook":${goJsonMarshal(annotation.webhook)},"patch":${marshalPatch(decoded.operations)},"patchType":"JSONPatch"}`,
         this.opts.logger,
       );
-      attrs.object = after;
-      const defaulted = this.opts.defaultObject?.(attrs.object, attrs);
-      if (defaulted) attrs.object = defaulted;
+      // the decoder defaults the patched object in its own version (that of the matched resource when converted)
+      const defaultAs = versionedAttrs.converted ? { ...attrs, object: after, kind: invocation.kind, resource: invocation.resource } : { ...attrs, object: after };
+      const defaulted = this.opts.defaultObject?.(after, defaultAs);
+      versionedAttrs.setObject(defaulted ?? after);
       return { outcome, changed };
     } finally {
       addAuditAnnotation(

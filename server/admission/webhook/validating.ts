@@ -15,6 +15,7 @@ import {
   observeHookOutcome,
   secondsSince,
   shouldCallHook,
+  VersionedAttributesByKind,
   waitForReady,
   type WebhookPluginOptions,
 } from './dispatch.js';
@@ -40,19 +41,21 @@ export class ValidatingAdmissionWebhook implements AdmissionPlugin {
     await waitForReady(opts.source, attrs, opts.readyTimeoutMs ?? 10_000);
     const hooks = opts.source.snapshot().items.filter((a) => a.kind === 'validating');
     const ns = new NamespaceLabelLookup(attrs, opts.namespaceLabels);
+    const versioned = new VersionedAttributesByKind(attrs, opts.converterFor?.(attrs.resource));
 
     // All matching first: an error deciding about any webhook fails the request before any call is made.
-    const relevant: Array<{ accessor: WebhookAccessor; invocation: WebhookInvocation }> = [];
+    const relevant: Array<{ accessor: WebhookAccessor; invocation: WebhookInvocation; attrs: AdmissionAttributes }> = [];
     for (const accessor of hooks) {
-      const should = await shouldCallHook(accessor, attrs, ns, opts, 'validating');
+      const should = await shouldCallHook(accessor, attrs, ns, opts, 'validating', (kind) => versioned.attributesFor(kind));
       if ('error' in should && should.error) throw should.error;
-      if (should.call) relevant.push({ accessor, invocation: should.invocation });
+      // matchPolicy Equivalent: the webhook sees the objects in the version it matched
+      if (should.call) relevant.push({ accessor, invocation: should.invocation, attrs: await versioned.attributesFor(should.invocation.kind) });
     }
     if (relevant.length === 0) return;
 
     // errors in the order the calls finish, as kube's error channel collects them
     const errs: StatusError[] = [];
-    await Promise.all(relevant.map(({ accessor, invocation }, idx) => this.call(accessor, invocation, attrs, idx, errs)));
+    await Promise.all(relevant.map(({ accessor, invocation, attrs: hookAttrs }, idx) => this.call(accessor, invocation, hookAttrs, idx, errs)));
     if (errs.length > 0) throw errs[0];
   }
 

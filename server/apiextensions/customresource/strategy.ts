@@ -60,6 +60,10 @@ const rulesSkipped: FieldError = fieldErrors.invalid('', 'null', 'some validatio
 
 export function customResourceStrategy(opts: CustomResourceStrategyOptions): Strategy {
   const { schema, ops } = opts;
+  // The rules' warnings (a failing rule without oldSelf on a value the update did not change: validation
+  // ratcheting) of the object last validated; kube adds them to the request's warnings as the rules run, and the
+  // store asks for them right after validateUpdate.
+  const ruleWarnings = new WeakMap<KubeObject, string[]>();
   const validate = (obj: KubeObject, old: KubeObject | undefined): FieldError[] => {
     const errs: FieldError[] = [];
     if (schema) errs.push(...ops.validateValue(obj, schema));
@@ -69,7 +73,11 @@ export function customResourceStrategy(opts: CustomResourceStrategyOptions): Str
     }
     if (opts.rules?.hasRules) {
       if (blocking(errs)) errs.push(rulesSkipped);
-      else errs.push(...opts.rules.validate(obj, old).errors);
+      else {
+        const result = opts.rules.validate(obj, old);
+        errs.push(...result.errors);
+        if (result.warnings.length > 0) ruleWarnings.set(obj, result.warnings);
+      }
     }
     return errs;
   };
@@ -82,6 +90,7 @@ export function customResourceStrategy(opts: CustomResourceStrategyOptions): Str
     },
     validate: (obj) => validate(obj, undefined),
     validateUpdate: (obj, old) => validate(obj, old),
+    warningsOnUpdate: (obj) => ruleWarnings.get(obj) ?? [],
     unknownFields(obj) {
       if (!schema) return [];
       return ops.prune(structuredClone(obj) as Record<string, unknown>, schema);

@@ -10,7 +10,8 @@
 // so warnings never change what a policy does.
 import type { ExpressionWarning, ValidatingAdmissionPolicy } from '../../../api/admissionregistration.js';
 import { builtinSchemaResolver } from '../../../api/openapi/builtin-schemas.js';
-import { formatGroupVersionKind, type GroupVersionKind, type SchemaResolver } from '../../../api/openapi/resolver.js';
+import type { JSONSchemaProps } from '../../../api/apiextensions.js';
+import { chainSchemaResolvers, formatGroupVersionKind, type GroupVersionKind, type SchemaResolver } from '../../../api/openapi/resolver.js';
 import type { CelEnvironment, TypedDeclarations } from '../../cel/environment.js';
 import { T, type CelType } from '../../cel/engine/types.js';
 import { celTypeOfSchema } from '../../cel/schema-types.js';
@@ -139,8 +140,40 @@ function variableTypes(policy: ValidatingAdmissionPolicy, cel: CelEnvironment, o
   return variables;
 }
 
-/** The checker over the built-in kinds' schemas (client-node's models, imported on first use). */
-export function builtinPolicyTypeChecker(cel: CelEnvironment, kindsFor: PolicyTypeCheckerDeps['kindsFor']): PolicyTypeChecker {
-  const schemas = builtinSchemaResolver();
-  return createPolicyTypeChecker({ cel, schemas, kindsFor, prepare: (gvks) => schemas.load(gvks) });
+/** A served kind and, for custom resources, its version's openAPIV3Schema (a ResourceInfo). */
+export interface ServedKindSchema {
+  group: string;
+  version: string;
+  kind: string;
+  openAPIV3Schema?: Record<string, unknown>;
+}
+
+/**
+ * The schemas of the served custom resources, as kube's OpenAPI publishes them for the type checker: the CRD
+ * version's openAPIV3Schema with apiVersion, kind and metadata added when the CRD leaves them out (metadata is
+ * open here: the checker must not warn about ObjectMeta fields the CRD schema does not spell out).
+ */
+export function servedSchemaResolver(served: () => readonly ServedKindSchema[]): SchemaResolver {
+  return {
+    schemaFor(gvk) {
+      const info = served().find((i) => i.group === gvk.group && i.version === gvk.version && i.kind === gvk.kind && i.openAPIV3Schema);
+      if (!info) return undefined;
+      const schema = structuredClone(info.openAPIV3Schema) as JSONSchemaProps;
+      const properties = { ...(schema.properties ?? {}) };
+      properties['apiVersion'] ??= { type: 'string' };
+      properties['kind'] ??= { type: 'string' };
+      properties['metadata'] ??= { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+      return { ...schema, type: schema.type ?? 'object', properties };
+    },
+  };
+}
+
+/**
+ * The checker over the built-in kinds' schemas (client-node's models, imported on first use), and those of
+ * `served` custom resources when given.
+ */
+export function builtinPolicyTypeChecker(cel: CelEnvironment, kindsFor: PolicyTypeCheckerDeps['kindsFor'], served?: SchemaResolver): PolicyTypeChecker {
+  const builtin = builtinSchemaResolver();
+  const schemas = served ? chainSchemaResolvers(served, builtin) : builtin;
+  return createPolicyTypeChecker({ cel, schemas, kindsFor, prepare: (gvks) => builtin.load(gvks) });
 }
