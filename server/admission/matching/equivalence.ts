@@ -7,10 +7,11 @@
 // used (generic.ShouldCallHook builds the invocation from the equivalent resource; request.CreateAdmissionReview
 // fills requestKind/requestResource from the attributes).
 //
-// This apiserver serves exactly one version per resource and has no converters: a webhook matched through an
-// equivalent resource is told the matched `resource`/`kind` (as kube tells it) but receives the object in the
-// served version, unconverted. For the deployments below that means an apps/v1 object under an
-// `extensions/v1beta1` or `apps/v1beta1|v1beta2` kind.
+// Built-in resources are served at one version each and have no converters here: a webhook matched through an
+// equivalent built-in resource is told the matched `resource`/`kind` (as kube tells it) but receives the object in
+// the served version, unconverted (for the deployments below, an apps/v1 object under an `extensions/v1beta1` or
+// `apps/v1beta1|v1beta2` kind). A CRD's served versions are registered at runtime (registerDynamicEquivalences), and
+// webhooks matched through one of them get the object converted by the CRD's converter.
 import type { GroupVersionKind, GroupVersionResource } from '../../api/types.js';
 
 export interface EquivalentResourceRegistration {
