@@ -4,7 +4,7 @@ import type { CelEnvironment } from '../admission/cel/environment.js';
 import type { KubeObject } from '../api/types.js';
 import type { ResourceInfo } from '../registry/resource.js';
 import { customResourceDefinitionStrategy } from './crd-strategy.js';
-import { crdValidationDeps } from './crd-validation-deps.js';
+import type { CrdValidationDeps } from './crd-validation.js';
 
 export function customResourceDefinitionResource(opts: { cel?: CelEnvironment } = {}): Partial<ResourceInfo> & Pick<ResourceInfo, 'group' | 'version' | 'resource' | 'kind' | 'namespaced'> {
   return {
@@ -27,6 +27,22 @@ export function customResourceDefinitionResource(opts: { cel?: CelEnvironment } 
         compute: (o: KubeObject) => o.metadata?.creationTimestamp ?? null,
       },
     ],
-    strategy: customResourceDefinitionStrategy(crdValidationDeps(opts.cel)),
+    strategy: lazilyValidatedStrategy(opts.cel),
+  };
+}
+
+/**
+ * The CRD strategy with its schema, CEL and conversion validators loaded on the first CRD write rather than at
+ * startup (they are most of the apiextensions code; a server without CRDs never loads them).
+ */
+function lazilyValidatedStrategy(cel: CelEnvironment | undefined): ResourceInfo['strategy'] {
+  const deps: CrdValidationDeps = {};
+  let loading: Promise<void> | undefined;
+  return {
+    ...customResourceDefinitionStrategy(deps),
+    prepare: () =>
+      (loading ??= import('./crd-validation-deps.js').then((m) => {
+        Object.assign(deps, m.crdValidationDeps(cel));
+      })),
   };
 }

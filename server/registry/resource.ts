@@ -42,6 +42,11 @@ export interface StorageCodec {
 
 /** Per-resource behaviour on write: the rest.RESTCreateStrategy/RESTUpdateStrategy of kube-apiserver. */
 export interface Strategy {
+  /**
+   * Loads what validation needs before the first write (the store awaits it before create and update), so a
+   * strategy with heavy validators (CRDs: structural schemas, CEL rules) costs nothing at startup.
+   */
+  prepare?(): Promise<void>;
   /** Defaulting applied before admission validation and storage (the registry's defaulters). */
   applyDefaults?(obj: KubeObject): void;
   /** Resource-specific create validation (metadata is validated generically). */

@@ -282,6 +282,7 @@ export class ResourceStore {
   async create(ctx: RequestContext, body: KubeObject, options: KubeObject): Promise<KubeObject> {
     const refused = this.info.strategy.refuseCreate?.();
     if (refused) throw refused;
+    await this.info.strategy.prepare?.();
     let obj = deepCopy(body);
     this.checkTypeMeta(obj);
     this.prepareForCreate(ctx, obj);
@@ -342,6 +343,7 @@ export class ResourceStore {
         // Every resource served here allows unconditional updates (kube's AllowUnconditionalUpdate): without a
         // resourceVersion the write applies to whatever is stored.
         if (!meta.resourceVersion) meta.resourceVersion = metaOf(old).resourceVersion;
+        await this.info.strategy.prepare?.();
         let next = this.prepareForUpdate(desired, old, subresource);
         if (view) {
           const attrs = this.viewAttributes(ctx, view, name, view.from(next), view.from(old), options);
