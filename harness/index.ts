@@ -78,6 +78,9 @@ export { freePort } from './ports.js';
 
 export * from '../certs/index.js';
 
+// The scenario runner (runScenario, runScenarios, …): the same YAML scenarios `kah scenario run` takes, from TypeScript.
+export * from '../scenarios/index.js';
+
 export type {
   AdmissionOperation,
   AdmissionPatchType,

@@ -100,18 +100,20 @@ export class ApiClient {
     return pair;
   }
 
-  async call(method: string, pathAndQuery: string, opts: { body?: string; contentType?: string; user?: string; groups?: readonly string[] } = {}): Promise<ApiCallResult> {
+  /** `timeoutMs` (default 10 s) bounds the whole call; a server may hold a request that long before answering. */
+  async call(method: string, pathAndQuery: string, opts: { body?: string; contentType?: string; user?: string; groups?: readonly string[]; timeoutMs?: number } = {}): Promise<ApiCallResult> {
+    const timeoutMs = opts.timeoutMs ?? 10_000;
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (opts.body !== undefined) headers['Content-Type'] = opts.contentType ?? 'application/json';
     if (opts.user === undefined) {
-      const res = await this.server.request(pathAndQuery, { method, ...(opts.body !== undefined ? { body: opts.body } : {}), headers });
+      const res = await this.server.request(pathAndQuery, { method, ...(opts.body !== undefined ? { body: opts.body } : {}), headers, timeoutMs });
       return toResult(res.status, res.body, res.headers);
     }
     const cert = await this.userCert(opts.user, opts.groups ?? []);
     return new Promise((resolve, reject) => {
       const req = https.request(
         new URL(pathAndQuery, this.server.url),
-        { method, headers: { ...headers, ...(opts.body !== undefined ? { 'Content-Length': String(Buffer.byteLength(opts.body)) } : {}) }, ca: this.server.caPem, cert: cert.cert, key: cert.key, agent: false, timeout: 10_000 },
+        { method, headers: { ...headers, ...(opts.body !== undefined ? { 'Content-Length': String(Buffer.byteLength(opts.body)) } : {}) }, ca: this.server.caPem, cert: cert.cert, key: cert.key, agent: false, timeout: timeoutMs },
         (res) => {
           let text = '';
           res.setEncoding('utf8');
@@ -152,6 +154,8 @@ export interface ApiStepRequest {
   patch?: string;
   user?: string;
   groups: readonly string[];
+  /** per HTTP call (default 10 s): the readiness gate alone may hold a request for 10 s during startup */
+  timeoutMs?: number;
 }
 
 const patchContentTypes: Record<PatchType, string> = {
@@ -172,7 +176,7 @@ export async function runApiVerb(client: ApiClient, req: ApiStepRequest): Promis
   const name = object.metadata.name;
   const item = name === undefined ? undefined : `${collection}/${encodeURIComponent(name)}`;
   const query = req.dryRun ? '?dryRun=All' : '';
-  const as = { ...(req.user !== undefined ? { user: req.user } : {}), groups: req.groups };
+  const as = { ...(req.user !== undefined ? { user: req.user } : {}), groups: req.groups, ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}) };
   const body = JSON.stringify(namespace !== undefined ? { ...object, metadata: { ...object.metadata, namespace } } : object);
   const needName = (): string => {
     if (item === undefined) throw new Error(`${req.verb} needs metadata.name in the manifest`);

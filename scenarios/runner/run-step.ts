@@ -10,6 +10,7 @@ import { describeAnswer, compareExpect } from './expectations.js';
 import { parsePrometheusText, selectMetric } from './prometheus.js';
 import type { ScenarioEnvironment } from './scenario-environment.js';
 import type { Step, StepOf, Target, WaitCondition, WebhookCallsSpec } from './scenario-types.js';
+import { untilServing } from './until-serving.js';
 
 export type StepOutcome = { ok: true } | { ok: false; message: string };
 
@@ -44,8 +45,9 @@ function onSuffix(on: string | undefined): string {
 export function describeStep(step: Step): string {
   switch (step.action) {
     case 'start':
+      return `start ${describeTarget(step.target)}${step.waitForReady ? '' : ' (not waiting for ready)'}`;
     case 'restart':
-      return `${step.action} ${describeTarget(step.target)}`;
+      return `restart ${describeTarget(step.target)}`;
     case 'kill':
       return `kill ${describeTarget(step.target)}${step.signal === 'SIGKILL' ? '' : ` (${step.signal})`}`;
     case 'api': {
@@ -90,6 +92,8 @@ function callsMatch(c: WebhookCallsSpec, n: number): boolean {
   return c.count !== undefined ? n === c.count : n >= c.atLeast!;
 }
 
+// Not running, not reachable yet (no certificates written, connection refused) and any answer but 200 all count as
+// not ready: what a readiness probe (kubelet, a load balancer) concludes from the same observations.
 async function isReady(env: ScenarioEnvironment, on: string): Promise<{ ready: boolean; seen: string }> {
   const slot = env.slot(on);
   if (!slot.handle || !slot.handle.running) return { ready: false, seen: `apiserver ${on} is not running` };
@@ -157,23 +161,37 @@ async function runApiStep(env: ScenarioEnvironment, step: StepOf<'api'>, progres
   const on = step.on ?? env.defaultApiServer;
   const object = await manifestOf(env, step);
   if (typeof object === 'string') return fail(object);
-  const { client } = env.running(on);
-  const mapping = await client.mapping(object.apiVersion, object.kind);
-  if ('error' in mapping) return fail(mapping.error);
-  // Namespaced kinds default to "default", as kubectl does without -n.
-  const namespace = mapping.namespaced ? (step.namespace ?? object.metadata.namespace ?? 'default') : undefined;
-  progress.label = `${step.verb} ${describeObject(object, namespace)}${step.dryRun ? ' (dry run)' : ''}${step.user ? ` as ${step.user}` : ''}${onSuffix(step.on)}`;
-  const result = await runApiVerb(client, {
-    verb: step.verb,
-    object,
-    mapping,
-    namespace,
-    dryRun: step.dryRun,
-    patchType: step.patchType,
-    ...(step.patch !== undefined ? { patch: step.patch } : {}),
-    ...(step.user !== undefined ? { user: step.user } : {}),
-    groups: step.groups,
-  });
+  const { handle, client } = env.running(on);
+  // Right after a start that did not wait for ready the server may not listen yet: connection failures are retried
+  // until shortly before the step's limit, so that the step reports the last one rather than a bare timeout.
+  const deadline = Date.now() + step.timeoutMs - Math.min(1000, step.timeoutMs / 10);
+  const called = await untilServing(
+    handle,
+    async () => {
+      const mapping = await client.mapping(object.apiVersion, object.kind);
+      if ('error' in mapping) return mapping;
+      // Namespaced kinds default to "default", as kubectl does without -n.
+      const namespace = mapping.namespaced ? (step.namespace ?? object.metadata.namespace ?? 'default') : undefined;
+      progress.label = `${step.verb} ${describeObject(object, namespace)}${step.dryRun ? ' (dry run)' : ''}${step.user ? ` as ${step.user}` : ''}${onSuffix(step.on)}`;
+      return runApiVerb(client, {
+        verb: step.verb,
+        object,
+        mapping,
+        namespace,
+        dryRun: step.dryRun,
+        patchType: step.patchType,
+        ...(step.patch !== undefined ? { patch: step.patch } : {}),
+        ...(step.user !== undefined ? { user: step.user } : {}),
+        groups: step.groups,
+        // The step's own limit, not the client's 10 s default: the server may hold a request while it starts.
+        timeoutMs: Math.max(1000, deadline - Date.now()),
+      });
+    },
+    { deadline },
+  );
+  if (!called.ok) return fail(called.message);
+  if ('error' in called.value) return fail(called.value.error);
+  const result = called.value;
   const problems = compareExpect(step.expect, result);
   if (problems.length === 0) return ok;
   // When the answer was not what the scenario thought, say what it was once (unless a problem already did).
@@ -185,7 +203,7 @@ async function startTarget(env: ScenarioEnvironment, step: StepOf<'start'>): Pro
   const t = step.target;
   switch (t.type) {
     case 'apiserver':
-      await env.startApiServer(t.name, step.timeoutMs);
+      await env.startApiServer(t.name, step.timeoutMs, { waitForReady: step.waitForReady });
       return ok;
     case 'etcd':
       if (!env.etcd) return fail('the scenario has no etcd (setup.storage: memory)');

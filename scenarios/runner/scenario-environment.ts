@@ -194,15 +194,17 @@ export class ScenarioEnvironment {
     return s;
   }
 
-  async startApiServer(name: string, readyTimeoutMs: number): Promise<ApiServerHandle> {
+  /** Starts (or starts again) an apiserver; with `waitForReady: false` it resolves once the process is spawned. */
+  async startApiServer(name: string, readyTimeoutMs: number, opts: { waitForReady?: boolean } = {}): Promise<ApiServerHandle> {
+    const waitForReady = opts.waitForReady ?? true;
     const slot = this.slot(name);
     if (slot.handle) {
       if (slot.handle.running) throw new Error(`apiserver ${name} is already running`);
       this.rememberLogs(name, slot.handle);
-      await slot.handle.restart();
+      await slot.handle.restart({ waitForReady });
       return slot.handle;
     }
-    slot.handle = await startApiServer(this.apiServerOptions(name, readyTimeoutMs));
+    slot.handle = await startApiServer({ ...this.apiServerOptions(name, readyTimeoutMs), waitForReady });
     slot.client = new ApiClient(slot.handle);
     return slot.handle;
   }

@@ -124,7 +124,15 @@ interface StepBase {
 
 export type Step = StepBase &
   (
-    | { action: 'start'; target: Target }
+    | {
+        action: 'start';
+        target: Target;
+        /**
+         * apiservers only: wait for `/readyz` before the step ends (default). `false` returns once the process is
+         * spawned, so the next steps can talk to a server that is still loading (API steps retry until it listens).
+         */
+        waitForReady: boolean;
+      }
     | { action: 'kill'; target: Target; signal: NodeJS.Signals }
     | { action: 'restart'; target: Target }
     | {

@@ -381,6 +381,7 @@ function readStep(ctx: StepContext, v: unknown, index: number): Step | undefined
   const value = o[action];
   switch (action) {
     case 'start':
+      return readStart(ctx, value, at, base);
     case 'restart': {
       const target = readTarget(ctx, value, at);
       return target && { ...base, action, target };
@@ -435,6 +436,24 @@ function readStep(ctx: StepContext, v: unknown, index: number): Step | undefined
     default:
       return readApiStep(ctx, action, value, o.expect, at, `${path}.expect`, base, stepOn);
   }
+}
+
+/** `start: TARGET`, or `start: { target, waitForReady }` where only an apiserver can be left to get ready on its own. */
+function readStart(ctx: StepContext, value: unknown, at: string, base: { index: number; timeoutMs: number }): Step | undefined {
+  const { r } = ctx;
+  if (value === null || typeof value !== 'object') {
+    const target = readTarget(ctx, value, at);
+    return target && { ...base, action: 'start', target, waitForReady: true };
+  }
+  const o = r.object(value, at, ['target', 'waitForReady']);
+  if (!o) return undefined;
+  if (o.target === undefined) return r.add(`${at}.target`, 'is required');
+  const target = readTarget(ctx, o.target, `${at}.target`);
+  const waitForReady = o.waitForReady === undefined ? true : r.bool(o.waitForReady, `${at}.waitForReady`);
+  if (target === undefined || waitForReady === undefined) return undefined;
+  // etcd, webhooks and processes have no /readyz the runner waits on in a start step (processes use readyURL).
+  if (!waitForReady && target.type !== 'apiserver') return r.add(`${at}.waitForReady`, `only an apiserver start can skip waiting for ready, not ${target.type}`);
+  return { ...base, action: 'start', target, waitForReady };
 }
 
 function readOn(ctx: StepContext, v: unknown, path: string): string | undefined {

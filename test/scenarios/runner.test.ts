@@ -226,6 +226,49 @@ webhooks:
     expect(trackedResources()).toEqual({ pids: [], tempDirs: [] });
   });
 
+  it('runs API steps right after a start that does not wait for ready, retrying until the server listens', async () => {
+    const result = await runScenario(
+      {
+        apiVersion: 'kah.scenarios/v1',
+        kind: 'Scenario',
+        name: 'no-wait-start',
+        setup: { storage: 'memory' },
+        steps: [
+          { start: { target: 'apiserver', waitForReady: false } },
+          // the process was only spawned: it has not even written its certificates yet
+          { expectReady: false },
+          { create: { manifest: 'apiVersion: v1\nkind: Namespace\nmetadata: { name: early }' }, expect: { code: 201 } },
+          { waitFor: { ready: true } },
+        ],
+      },
+      { baseDir: here },
+    );
+    if (!result.passed) throw new Error(`${result.failure!.message}\n${result.failure!.logs}`);
+    expect(result.steps.map((s) => s.label)).toEqual(['setup', 'start apiserver (not waiting for ready)', 'expectReady false', 'create Namespace/early', 'waitFor ready']);
+    expect(trackedResources()).toEqual({ pids: [], tempDirs: [] });
+  }, 60_000);
+
+  it('fails an API step at once, naming the exit, when an apiserver started without waiting cannot start', async () => {
+    const result = await runScenario(
+      {
+        apiVersion: 'kah.scenarios/v1',
+        kind: 'Scenario',
+        name: 'no-wait-start-fails',
+        setup: { storage: 'memory', flags: ['--no-such-flag'] },
+        steps: [
+          { start: { target: 'apiserver', waitForReady: false } },
+          { create: { manifest: 'apiVersion: v1\nkind: Namespace\nmetadata: { name: never }' }, timeout: '1m' },
+        ],
+      },
+      { baseDir: here },
+    );
+    expect(result.passed).toBe(false);
+    expect(result.failure).toMatchObject({ step: 2, label: 'create Namespace/never', message: expect.stringMatching(/^the apiserver exited with code 1; last stderr lines:\n(.*\n)*.*unknown flag: --no-such-flag/) });
+    // not the step's minute: the exit ends the wait
+    expect(result.steps[2]!.durationMs).toBeLessThan(20_000);
+    expect(trackedResources()).toEqual({ pids: [], tempDirs: [] });
+  }, 60_000);
+
   it('throws on an invalid scenario object, listing its problems', async () => {
     await expect(runScenario({ apiVersion: 'kah.scenarios/v1', kind: 'Scenario', name: 'x', steps: [{ kill: 'apiserver/zz' }] })).rejects.toThrow(ScenarioValidationError);
     await expect(runScenario({ apiVersion: 'kah.scenarios/v1', kind: 'Scenario', name: 'x', steps: [{ kill: 'apiserver/zz' }] })).rejects.toThrow('steps[0].kill: no apiserver named "zz" in setup (have: apiserver)');

@@ -8,6 +8,9 @@ import { junitXml, formatSummary } from '../../scenarios/runner/report.js';
 import { parseTemplateRef, resolveTemplates, TemplateError } from '../../scenarios/runner/templates.js';
 import { validateScenario } from '../../scenarios/runner/validate-scenario.js';
 import type { ApiExpect } from '../../scenarios/runner/scenario-types.js';
+import { describeStep } from '../../scenarios/runner/run-step.js';
+import { isNotServingYet, untilServing } from '../../scenarios/runner/until-serving.js';
+import type { ApiServerExit } from '../../harness/apiserver-process.js';
 
 const source = { document: 0, dir: '/tmp' };
 const base = { apiVersion: 'kah.scenarios/v1', kind: 'Scenario', name: 's' };
@@ -120,6 +123,135 @@ describe('scenario validation', () => {
     expect(parseScenarioText('a: 1\na: 2\n', 'dup.yaml').problems[0]!.message).toMatch(/^invalid YAML: Map keys must be unique/);
     const dupNames = parseScenarioText(`${JSON.stringify({ ...base, steps: [{ start: 'apiserver' }] })}\n---\n${JSON.stringify({ ...base, steps: [{ start: 'apiserver' }] })}\n`, 'd.yaml');
     expect(dupNames.problems.map((p) => p.message)).toEqual(['duplicate scenario name "s" (also document 1)']);
+  });
+});
+
+describe('start without waiting for ready', () => {
+  it('reads start: { target, waitForReady: false } for apiservers; every other start form waits', () => {
+    const r = validateScenario(
+      {
+        ...base,
+        setup: { apiservers: [{ name: 'a' }, { name: 'b' }], processes: [{ name: 'p', command: ['x'] }] },
+        steps: [
+          { start: { target: 'apiserver', waitForReady: false } },
+          { start: { target: 'apiserver/b', waitForReady: false }, timeout: '5s' },
+          { start: 'apiserver/b' },
+          { start: { target: 'apiserver/a' } },
+          { start: { target: 'process/p', waitForReady: true } },
+        ],
+      },
+      source,
+    );
+    if (!r.ok) throw new Error(JSON.stringify(r.problems));
+    expect(r.scenario.steps.map((s) => (s.action === 'start' ? [s.target, s.waitForReady] : undefined))).toEqual([
+      [{ type: 'apiserver', name: 'a' }, false],
+      [{ type: 'apiserver', name: 'b' }, false],
+      [{ type: 'apiserver', name: 'b' }, true],
+      [{ type: 'apiserver', name: 'a' }, true],
+      [{ type: 'process', name: 'p' }, true],
+    ]);
+    expect(r.scenario.steps.map(describeStep)).toEqual([
+      'start apiserver/a (not waiting for ready)',
+      'start apiserver/b (not waiting for ready)',
+      'start apiserver/b',
+      'start apiserver/a',
+      'start process/p',
+    ]);
+  });
+
+  it('names each problem of the mapping form with its path', () => {
+    expect(
+      problemsOf({
+        ...base,
+        setup: { webhooks: [{ name: 'w' }] },
+        steps: [
+          { start: { waitForReady: false } },
+          { start: { target: 'apiserver', waitForReady: 'no' } },
+          { start: { target: 'apiserver', wait: false } },
+          { start: { target: 'etcd', waitForReady: false } },
+          { start: { target: 'webhook/w', waitForReady: false } },
+          { start: { target: 'apiserver/x', waitForReady: false } },
+          { start: ['apiserver'] },
+        ],
+      }),
+    ).toEqual([
+      'steps[0].start.target: is required',
+      'steps[1].start.waitForReady: must be true or false, got string "no"',
+      'steps[2].start.wait: unknown key "wait" (allowed here: target, waitForReady)',
+      'steps[3].start.waitForReady: only an apiserver start can skip waiting for ready, not etcd',
+      'steps[4].start.waitForReady: only an apiserver start can skip waiting for ready, not webhook',
+      'steps[5].start.target: no apiserver named "x" in setup (have: apiserver)',
+      'steps[6].start: must be a mapping, got a list',
+    ]);
+  });
+});
+
+describe('waiting for a starting apiserver to accept connections', () => {
+  const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+  const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+
+  it('counts refused and reset connections as not serving yet, and nothing else', () => {
+    expect(isNotServingYet(refused)).toBe(true);
+    expect(isNotServingYet(reset)).toBe(true);
+    expect(isNotServingYet(new AggregateError([refused, reset], 'all failed'))).toBe(true);
+    expect(isNotServingYet(new AggregateError([refused, new Error('x')], 'mixed'))).toBe(false);
+    expect(isNotServingYet(new Error('request to /api/v1 timed out'))).toBe(false);
+    expect(isNotServingYet(Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }))).toBe(false);
+    expect(isNotServingYet('ECONNREFUSED')).toBe(false);
+  });
+
+  /** A server probe whose certificates appear after `credentialsAfter` checks; `exit` ends it. */
+  function fakeServer(opts: { credentialsAfter?: number; exit?: ApiServerExit } = {}) {
+    let probes = 0;
+    return {
+      get running() {
+        return opts.exit === undefined;
+      },
+      exited: Promise.resolve(opts.exit ?? { code: null, signal: null, stderr: '' }),
+      get caPem() {
+        if (++probes <= (opts.credentialsAfter ?? 0)) throw new Error('caPem is not known yet');
+        return 'CA';
+      },
+    };
+  }
+
+  it('calls once the certificates exist and retries while connections are refused or reset', async () => {
+    const failures = [refused, reset];
+    let calls = 0;
+    const r = await untilServing(
+      fakeServer({ credentialsAfter: 2 }),
+      async () => {
+        calls++;
+        const f = failures.shift();
+        if (f) throw f;
+        return 201;
+      },
+      { deadline: Date.now() + 5000, intervalMs: 1 },
+    );
+    expect(r).toEqual({ ok: true, value: 201 });
+    expect(calls).toBe(3);
+  });
+
+  it('gives up at the deadline with the last connection error', async () => {
+    const r = await untilServing(fakeServer(), () => Promise.reject(refused), { deadline: Date.now() + 50, intervalMs: 5 });
+    expect(r).toEqual({ ok: false, message: expect.stringMatching(/^the apiserver did not accept connections within \d+ms; last error: connect ECONNREFUSED 127\.0\.0\.1:1$/) });
+  });
+
+  it('says the certificates are missing when the server never wrote them', async () => {
+    const r = await untilServing(fakeServer({ credentialsAfter: Infinity }), () => Promise.resolve(1), { deadline: Date.now() + 20, intervalMs: 5 });
+    expect(r).toEqual({ ok: false, message: expect.stringMatching(/last error: the apiserver has not written its certificates yet$/) });
+  });
+
+  it('stops at once when the server exited, with its exit and last stderr lines', async () => {
+    let calls = 0;
+    const exit: ApiServerExit = { code: 1, signal: null, stderr: 'E0101 line one\nfailed to listen on 127.0.0.1:1\n' };
+    const r = await untilServing(fakeServer({ exit }), async () => ++calls, { deadline: Date.now() + 60_000 });
+    expect(r).toEqual({ ok: false, message: 'the apiserver exited with code 1; last stderr lines:\nE0101 line one\nfailed to listen on 127.0.0.1:1' });
+    expect(calls).toBe(0);
+  });
+
+  it('passes any other error through: it is not a server that is still starting', async () => {
+    await expect(untilServing(fakeServer(), () => Promise.reject(new Error('request to /api/v1 timed out')), { deadline: Date.now() + 5000, intervalMs: 1 })).rejects.toThrow('timed out');
   });
 });
 
