@@ -1,13 +1,20 @@
 // A test CRD conversion webhook: HTTPS with a certificate from a harness CA, every ConversionReview recorded, a
 // replaceable per-object `convert` function, and the faults kube-apiserver's conversion client must survive
 // (failure results, wrong uid, wrong object count, changed identity metadata, hangs, non-JSON and HTTP errors).
-import https from 'node:https';
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { ConversionRequest, ConversionReview } from '../server/api/apiextensions.js';
 import type { KubeObject, Status } from '../server/api/types.js';
-import { generateCA, issueServingCert } from '../certs/index.js';
-import type { CertificateAuthority } from './webhook-server.js';
+import {
+  decodeReviewBody,
+  HttpsTestServer,
+  issueTestServerCert,
+  type CertificateAuthority,
+  type HangFault,
+  type HttpErrorFault,
+  type NonJSONFault,
+  type TestServerRequest,
+  type TestServerResponse,
+} from './https-test-server.js';
 
 /** A conversion the webhook refuses: `result.status: Failure` with this message (and no converted objects). */
 export interface ConversionFailure {
@@ -30,9 +37,9 @@ export type ConversionFault =
   | { fault: 'changeMetadata'; metadata: Record<string, unknown> }
   | { fault: 'wrongApiVersion'; apiVersion?: string }
   | { fault: 'delay'; ms: number }
-  | { fault: 'hang' }
-  | { fault: 'nonJSON'; body: string; contentType: string }
-  | { fault: 'httpError'; code: number; body: string };
+  | HangFault
+  | NonJSONFault
+  | HttpErrorFault;
 
 export interface ReceivedConversionReview {
   /** the URL path without the query, e.g. "/convert" */
@@ -104,46 +111,17 @@ export function conversionReviewProblem(value: unknown): string | undefined {
   return undefined;
 }
 
-class TestConversionWebhookServer implements ConversionWebhookServer {
-  readonly host: string;
-  readonly caBundle: string;
-  private readonly server: https.Server;
-  private readonly received: ReceivedConversionReview[] = [];
-  private readonly sockets = new Set<Socket>();
-  private readonly waiters = new Set<() => void>();
+class TestConversionWebhookServer extends HttpsTestServer<ReceivedConversionReview> implements ConversionWebhookServer {
   private convertFn: ConvertFunction;
   private fault: ConversionFault | undefined;
-  private boundPort = 0;
-  private isListening = false;
-  private closed = false;
 
   constructor(
-    readonly ca: CertificateAuthority,
+    ca: CertificateAuthority,
     serving: { cert: string; key: string },
     private readonly opts: ConversionWebhookServerOptions,
   ) {
-    this.host = opts.host ?? '127.0.0.1';
-    this.caBundle = Buffer.from(ca.cert).toString('base64');
+    super(ca, serving, opts, 'conversion webhook server', 'ConversionReview');
     this.convertFn = opts.convert ?? changeApiVersionOnly;
-    this.server = https.createServer({ cert: serving.cert, key: serving.key }, (req, res) => void this.serve(req, res));
-    this.server.on('connection', (s: Socket) => {
-      this.sockets.add(s);
-      s.on('close', () => this.sockets.delete(s));
-    });
-    this.server.on('tlsClientError', () => undefined);
-  }
-
-  get port(): number {
-    return this.boundPort;
-  }
-
-  get reviews(): readonly ReceivedConversionReview[] {
-    return this.received;
-  }
-
-  url(p = '/'): string {
-    const host = this.host.includes(':') ? `[${this.host}]` : this.host;
-    return `https://${host}:${this.boundPort}${p.startsWith('/') ? p : `/${p}`}`;
   }
 
   setConvert(convert: ConvertFunction): void {
@@ -155,85 +133,25 @@ class TestConversionWebhookServer implements ConversionWebhookServer {
   }
 
   reset(): void {
-    this.received.length = 0;
+    this.received.clear();
     this.fault = undefined;
     this.convertFn = this.opts.convert ?? changeApiVersionOnly;
   }
 
-  waitForReviews(n: number, timeoutMs = 10_000): Promise<readonly ReceivedConversionReview[]> {
-    if (this.received.length >= n) return Promise.resolve(this.received);
-    return new Promise((resolve, reject) => {
-      const check = (): void => {
-        if (this.received.length < n) return;
-        clearTimeout(timer);
-        this.waiters.delete(check);
-        resolve(this.received);
-      };
-      const timer = setTimeout(() => {
-        this.waiters.delete(check);
-        reject(new Error(`expected ${n} ConversionReview(s) within ${timeoutMs} ms, got ${this.received.length}`));
-      }, timeoutMs);
-      this.waiters.add(check);
-    });
-  }
-
-  async startListening(): Promise<void> {
-    if (this.closed) throw new Error('the conversion webhook server is closed');
-    if (this.isListening) return;
-    await new Promise<void>((resolve, reject) => {
-      const onError = (err: Error): void => reject(err);
-      this.server.once('error', onError);
-      this.server.listen(this.boundPort || this.opts.port || 0, this.host, () => {
-        this.server.off('error', onError);
-        resolve();
-      });
-    });
-    this.boundPort = (this.server.address() as AddressInfo).port;
-    this.isListening = true;
-  }
-
-  async stopListening(): Promise<void> {
-    if (!this.isListening) return;
-    this.isListening = false;
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    // a stopped webhook drops keep-alive and hung connections like a dead process
-    for (const s of this.sockets) s.destroy();
-    await closed;
-  }
-
-  async close(): Promise<void> {
-    await this.stopListening();
-    this.closed = true;
-  }
-
-  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const body = Buffer.concat(chunks).toString('utf8');
-    const url = new URL(req.url ?? '/', 'https://webhook.local');
-    let parsed: unknown;
-    let problem: string | undefined;
-    try {
-      parsed = JSON.parse(body);
-      problem = conversionReviewProblem(parsed);
-    } catch (err) {
-      problem = `body is not JSON: ${(err as Error).message}`;
-    }
-    if (problem !== undefined) return this.send(res, 400, 'text/plain', `${problem}\n`);
-    const review = parsed as ConversionReview;
+  protected async handle({ path, query, headers, body }: TestServerRequest, response: TestServerResponse): Promise<void> {
+    const decoded = decodeReviewBody<ConversionReview>(body, conversionReviewProblem);
+    if ('problem' in decoded) return response.send(400, 'text/plain', `${decoded.problem}\n`);
+    const review = decoded.review;
     const request = review.request!;
-    this.received.push({ path: url.pathname, query: Object.fromEntries(url.searchParams.entries()), headers: req.headers, review, request, receivedAt: new Date() });
-    for (const w of [...this.waiters]) w();
+    this.received.record({ path, query, headers, review, request, receivedAt: new Date() });
 
     const fault = this.fault;
     if (fault?.fault === 'delay') await new Promise((r) => setTimeout(r, fault.ms));
     switch (fault?.fault) {
       case 'hang':
-        return; // never answered; the client's timeout or stopListening() ends the connection
       case 'nonJSON':
-        return this.send(res, 200, fault.contentType, fault.body);
       case 'httpError':
-        return this.send(res, fault.code, 'text/plain', fault.body);
+        return response.fault(fault);
     }
     let uid = request.uid;
     let apiVersion: string = review.apiVersion;
@@ -268,15 +186,9 @@ class TestConversionWebhookServer implements ConversionWebhookServer {
     }
     if (fault?.fault === 'wrongUid') uid = fault.uid ?? `wrong-${uid}`;
     if (fault?.fault === 'wrongApiVersion') apiVersion = fault.apiVersion ?? (apiVersion === 'apiextensions.k8s.io/v1' ? 'apiextensions.k8s.io/v1beta1' : 'apiextensions.k8s.io/v1');
-    const response: Record<string, unknown> = { uid, result };
-    if (converted) response['convertedObjects'] = converted;
-    this.send(res, 200, 'application/json', JSON.stringify({ apiVersion, kind: 'ConversionReview', response }));
-  }
-
-  private send(res: ServerResponse, code: number, contentType: string, body: string): void {
-    if (res.destroyed || res.writableEnded) return;
-    res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) });
-    res.end(body);
+    const answer: Record<string, unknown> = { uid, result };
+    if (converted) answer['convertedObjects'] = converted;
+    response.send(200, 'application/json', JSON.stringify({ apiVersion, kind: 'ConversionReview', response: answer }));
   }
 }
 
@@ -288,8 +200,7 @@ function failureStatus(message: string): Status {
 
 /** Starts an HTTPS conversion webhook on 127.0.0.1 with a cert from `opts.ca` (or a new CA). */
 export async function startConversionWebhookServer(opts: ConversionWebhookServerOptions = {}): Promise<ConversionWebhookServer> {
-  const ca = opts.ca ?? (await generateCA());
-  const serving = await issueServingCert(ca, { hosts: ['127.0.0.1', '::1', 'localhost', ...(opts.hosts ?? [])] });
+  const { ca, serving } = await issueTestServerCert(opts);
   const server = new TestConversionWebhookServer(ca, serving, opts);
   await server.startListening();
   return server;

@@ -1,8 +1,6 @@
 // A test admission webhook: HTTPS with a certificate from a harness CA, every AdmissionReview recorded, a replaceable
 // handler, response builders, and the faults kube-apiserver's webhook client must survive (timeouts, resets, garbage).
-import https from 'node:https';
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Operation } from 'fast-json-patch';
 import {
   isAdmissionReviewApiVersion,
@@ -13,22 +11,32 @@ import {
   type AdmissionReviewApiVersion,
   type AdmissionReviewRequest,
 } from '../server/api/admission.js';
-import { generateCA, issueServingCert, type CertKeyPair } from '../certs/index.js';
+import {
+  decodeReviewBody,
+  HttpsTestServer,
+  issueTestServerCert,
+  type CertificateAuthority,
+  type CloseConnectionFault,
+  type HangFault,
+  type HttpErrorFault,
+  type NonJSONFault,
+  type TestServerRequest,
+  type TestServerResponse,
+} from './https-test-server.js';
 
-/** The CA a webhook server's cert is issued from (share one to trust several servers with one caBundle). */
-export type CertificateAuthority = CertKeyPair;
+export type { CertificateAuthority } from './https-test-server.js';
 
 /** A response without uid: the server fills in the request's uid (unless a fault says otherwise). */
 export type WebhookResponse = Omit<AdmissionResponse, 'uid'> & { uid?: string };
 
 export type WebhookFault =
   | { fault: 'delay'; ms: number; then: WebhookReply }
-  | { fault: 'hang' }
-  | { fault: 'closeConnection' }
-  | { fault: 'nonJSON'; body: string; contentType: string }
+  | HangFault
+  | CloseConnectionFault
+  | NonJSONFault
   | { fault: 'wrongUid'; uid: string | undefined; then: WebhookReply }
   | { fault: 'wrongApiVersion'; apiVersion: string | undefined; then: WebhookReply }
-  | { fault: 'httpError'; code: number; body: string };
+  | HttpErrorFault;
 
 export type WebhookReply = WebhookResponse | WebhookFault;
 
@@ -182,57 +190,21 @@ export function admissionReviewProblem(value: unknown): string | undefined {
   return undefined;
 }
 
-class TestWebhookServer implements WebhookServer {
-  readonly host: string;
-  readonly caPem: string;
-  readonly caBundle: string;
-  private readonly server: https.Server;
-  private readonly received: ReceivedReview[] = [];
+class TestWebhookServer extends HttpsTestServer<ReceivedReview> implements WebhookServer {
   private readonly bad: BadWebhookRequest[] = [];
-  private readonly sockets = new Set<Socket>();
-  private readonly waiters = new Set<() => void>();
   private handler: WebhookHandler;
-  private boundPort = 0;
-  private isListening = false;
-  private closed = false;
 
   constructor(
-    readonly ca: CertificateAuthority,
+    ca: CertificateAuthority,
     serving: { cert: string; key: string },
     private readonly opts: WebhookServerOptions,
   ) {
-    this.host = opts.host ?? '127.0.0.1';
-    this.caPem = ca.cert;
-    this.caBundle = Buffer.from(ca.cert).toString('base64');
+    super(ca, serving, opts, 'webhook server', 'AdmissionReview');
     this.handler = opts.handler ?? (() => allow());
-    this.server = https.createServer({ cert: serving.cert, key: serving.key }, (req, res) => void this.serve(req, res));
-    this.server.on('connection', (s: Socket) => {
-      this.sockets.add(s);
-      s.on('close', () => this.sockets.delete(s));
-    });
-    // A client giving up mid-handshake is not the server's problem.
-    this.server.on('tlsClientError', () => undefined);
-  }
-
-  get port(): number {
-    return this.boundPort;
-  }
-
-  get reviews(): readonly ReceivedReview[] {
-    return this.received;
   }
 
   get badRequests(): readonly BadWebhookRequest[] {
     return this.bad;
-  }
-
-  get listening(): boolean {
-    return this.isListening;
-  }
-
-  url(p = '/'): string {
-    const host = this.host.includes(':') ? `[${this.host}]` : this.host;
-    return `https://${host}:${this.boundPort}${p.startsWith('/') ? p : `/${p}`}`;
   }
 
   setHandler(handler: WebhookHandler): void {
@@ -240,134 +212,52 @@ class TestWebhookServer implements WebhookServer {
   }
 
   reset(): void {
-    this.received.length = 0;
+    this.received.clear();
     this.bad.length = 0;
     this.handler = this.opts.handler ?? (() => allow());
   }
 
-  waitForReviews(n: number, timeoutMs = 10_000): Promise<readonly ReceivedReview[]> {
-    if (this.received.length >= n) return Promise.resolve(this.received);
-    return new Promise((resolve, reject) => {
-      const check = (): void => {
-        if (this.received.length < n) return;
-        clearTimeout(timer);
-        this.waiters.delete(check);
-        resolve(this.received);
-      };
-      const timer = setTimeout(() => {
-        this.waiters.delete(check);
-        reject(new Error(`expected ${n} AdmissionReview(s) within ${timeoutMs} ms, got ${this.received.length}`));
-      }, timeoutMs);
-      this.waiters.add(check);
-    });
-  }
-
-  async startListening(): Promise<void> {
-    if (this.closed) throw new Error('the webhook server is closed');
-    if (this.isListening) return;
-    await new Promise<void>((resolve, reject) => {
-      const onError = (err: Error): void => reject(err);
-      this.server.once('error', onError);
-      this.server.listen(this.boundPort || this.opts.port || 0, this.host, () => {
-        this.server.off('error', onError);
-        resolve();
-      });
-    });
-    this.boundPort = (this.server.address() as AddressInfo).port;
-    this.isListening = true;
-  }
-
-  async stopListening(): Promise<void> {
-    if (!this.isListening) return;
-    this.isListening = false;
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    // close() alone waits for keep-alive and hung connections; a stopped webhook drops them like a dead process.
-    for (const s of this.sockets) s.destroy();
-    await closed;
-  }
-
-  async close(): Promise<void> {
-    await this.stopListening();
-    this.closed = true;
-  }
-
-  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const body = Buffer.concat(chunks).toString('utf8');
-    const url = new URL(req.url ?? '/', 'https://webhook.local');
-    const path = url.pathname;
-    const query = Object.fromEntries(url.searchParams.entries());
-    let parsed: unknown;
-    let problem: string | undefined;
-    try {
-      parsed = JSON.parse(body);
-      problem = admissionReviewProblem(parsed);
-    } catch (err) {
-      problem = `body is not JSON: ${(err as Error).message}`;
+  protected async handle(request: TestServerRequest, response: TestServerResponse): Promise<void> {
+    const { path, query, method, headers, body } = request;
+    const decoded = decodeReviewBody<AdmissionReviewRequest>(body, admissionReviewProblem);
+    if ('problem' in decoded) {
+      this.bad.push({ path, method, headers, body, error: decoded.problem });
+      return response.send(400, 'text/plain', `${decoded.problem}\n`);
     }
-    if (problem !== undefined) {
-      this.bad.push({ path, method: req.method ?? '', headers: req.headers, body, error: problem });
-      return this.send(res, 400, 'text/plain', `${problem}\n`);
-    }
-    const review = parsed as AdmissionReviewRequest;
-    const received: ReceivedReview = { path, query, method: req.method ?? '', headers: req.headers, review, request: review.request, receivedAt: new Date() };
-    this.received.push(received);
-    for (const w of [...this.waiters]) w();
+    const review = decoded.review;
+    const received: ReceivedReview = { path, query, method, headers, review, request: review.request, receivedAt: new Date() };
+    this.received.record(received);
     let reply: WebhookReply;
     try {
       reply = await this.handler(received);
     } catch (err) {
-      return this.send(res, 500, 'text/plain', `webhook handler failed: ${(err as Error).stack ?? String(err)}\n`);
+      return response.send(500, 'text/plain', `webhook handler failed: ${(err as Error).stack ?? String(err)}\n`);
     }
-    await this.answer(req, res, review, reply, review.apiVersion, review.request.uid);
+    await this.answer(response, review, reply, review.apiVersion, review.request.uid);
   }
 
-  private async answer(
-    req: IncomingMessage,
-    res: ServerResponse,
-    review: AdmissionReviewRequest,
-    reply: WebhookReply,
-    apiVersion: string,
-    uid: string,
-  ): Promise<void> {
+  private async answer(response: TestServerResponse, review: AdmissionReviewRequest, reply: WebhookReply, apiVersion: string, uid: string): Promise<void> {
     if (!isFault(reply)) {
-      const response: AdmissionResponse = { ...reply, uid: reply.uid ?? uid };
-      return this.send(res, 200, 'application/json', JSON.stringify({ apiVersion, kind: 'AdmissionReview', response }));
+      const answer: AdmissionResponse = { ...reply, uid: reply.uid ?? uid };
+      return response.send(200, 'application/json', JSON.stringify({ apiVersion, kind: 'AdmissionReview', response: answer }));
     }
     switch (reply.fault) {
       case 'delay':
         await new Promise((r) => setTimeout(r, reply.ms));
-        return this.answer(req, res, review, reply.then, apiVersion, uid);
-      case 'hang':
-        // The response is never written; stopListening()/close() or the client's timeout end the connection.
-        return;
-      case 'closeConnection':
-        req.socket.destroy();
-        return;
-      case 'nonJSON':
-        return this.send(res, 200, reply.contentType, reply.body);
+        return this.answer(response, review, reply.then, apiVersion, uid);
       case 'wrongUid':
-        return this.answer(req, res, review, reply.then, apiVersion, reply.uid ?? `wrong-${uid}`);
+        return this.answer(response, review, reply.then, apiVersion, reply.uid ?? `wrong-${uid}`);
       case 'wrongApiVersion':
-        return this.answer(req, res, review, reply.then, reply.apiVersion ?? otherApiVersion(review.apiVersion), uid);
-      case 'httpError':
-        return this.send(res, reply.code, 'text/plain', reply.body);
+        return this.answer(response, review, reply.then, reply.apiVersion ?? otherApiVersion(review.apiVersion), uid);
+      default:
+        return response.fault(reply);
     }
-  }
-
-  private send(res: ServerResponse, code: number, contentType: string, body: string): void {
-    // The client may have given up (timeout) while a delayed answer was pending.
-    if (res.destroyed || res.writableEnded) return;
-    res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) });
-    res.end(body);
   }
 }
 
 /** Starts an HTTPS admission webhook on 127.0.0.1 with a cert from `opts.ca` (or a new CA). */
 export async function startWebhookServer(opts: WebhookServerOptions = {}): Promise<WebhookServer> {
-  const ca = opts.ca ?? (await generateCA());
-  const serving = await issueServingCert(ca, { hosts: ['127.0.0.1', '::1', 'localhost', ...(opts.hosts ?? [])] });
+  const { ca, serving } = await issueTestServerCert(opts);
   const server = new TestWebhookServer(ca, serving, opts);
   await server.startListening();
   return server;

@@ -9,8 +9,9 @@ import { qualifiedResource } from '../../server/api/errors.js';
 import { fieldErrorBody, type FieldError } from '../../server/api/field.js';
 import { parseJsonOrYamlDocument, type JsonNode } from '../../server/api/go-json-document.js';
 import type { KubeObject } from '../../server/api/types.js';
-import { decodeNode, goJsonMarshal, parseDocument, splitYamlDocuments } from '../../server/admission/manifest/decode.js';
-import { readManifestDir, type ManifestFile } from '../../server/admission/manifest/load.js';
+import { decodeNode, goJsonMarshal } from '../../server/admission/manifest/decode.js';
+import { manifestDocuments, readManifestDir, type ManifestFile } from '../../server/admission/manifest/load.js';
+import { admissionRegistrationGroup, isManifestKind } from '../../server/admission/manifest/schema.js';
 import type { ManifestError } from '../../server/admission/manifest/manifest-error.js';
 import { goPathErrorMessage } from '../../server/options/go-fs-errors.js';
 import { goQuote } from '../../server/options/go-strconv.js';
@@ -26,15 +27,7 @@ export interface RestObject {
 
 export type RestManifestsResult = { ok: true; objects: RestObject[] } | { ok: false; errors: ManifestError[] };
 
-const admissionKinds = new Set([
-  'ValidatingWebhookConfiguration',
-  'MutatingWebhookConfiguration',
-  'ValidatingAdmissionPolicy',
-  'ValidatingAdmissionPolicyBinding',
-  'MutatingAdmissionPolicy',
-  'MutatingAdmissionPolicyBinding',
-]);
-const admissionApiVersion = 'admissionregistration.k8s.io/v1';
+const admissionApiVersion = `${admissionRegistrationGroup}/v1`;
 
 type Obj = { [key: string]: unknown };
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -64,15 +57,9 @@ class RestManifestLoad {
   constructor(private readonly index: ResourceIndex) {}
 
   file(f: ManifestFile): void {
-    const split = splitYamlDocuments(f.data.toString('utf8'));
-    if (!split.ok) {
-      this.errors.push({ file: f.path, reason: `failed to split YAML documents in file ${goQuote(f.path)}: ${split.error}` });
-      return;
-    }
-    for (const doc of split.docs) {
-      const parsed = parseDocument(doc);
-      if (!parsed.ok) this.errors.push({ file: f.path, reason: parsed.error });
-      else if (parsed.node.type !== 'null') this.document(f.path, parsed.node, parsed.yamlStrictError, undefined);
+    for (const doc of manifestDocuments(f)) {
+      if (doc.ok) this.document(f.path, doc.node, doc.yamlStrictError, undefined);
+      else this.errors.push(doc.error);
     }
   }
 
@@ -104,7 +91,7 @@ class RestManifestLoad {
     }
 
     let object: KubeObject;
-    if (apiVersion === admissionApiVersion && admissionKinds.has(kind)) {
+    if (apiVersion === admissionApiVersion && isManifestKind(kind)) {
       const decoded = decodeNode(node, yamlStrictError);
       if (!decoded.ok) return void this.errors.push({ file, ...at, reason: decoded.error });
       const name = isObj(value['metadata']) ? str(value['metadata']['name']) : '';

@@ -5,21 +5,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { KubeConfig } from '@kubernetes/client-node';
 import { packageRoot } from '../../harness/apiserver-process.js';
-import { runCli, type CliIO } from '../../harness/cli.js';
+import { runCli } from '../../harness/cli.js';
+import { captureCliIO as capture } from '../support/cli.js';
 import { isAlive } from '../support/process.js';
-
-function capture(): CliIO & { out(): string; err(): string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => (out += d.toString()));
-  stderr.on('data', (d: Buffer) => (err += d.toString()));
-  return { stdout, stderr, out: () => out, err: () => err };
-}
 
 describe('kah', () => {
   let dir: string;

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { runCli } from '../../harness/cli.js';
 import { defaultServerEntry } from '../../harness/apiserver-process.js';
 import { deny, patch, startWebhookServer, type WebhookServer } from '../../harness/webhook-server.js';
-import { admissionConfiguration, binding, capture, deployment, gateOn, maxReplicasPolicy, TempDir } from './support.js';
+import { admissionConfiguration, binding, deployment, gateOn, maxReplicasPolicy, TempDir } from './support.js';
+import { captureCliIO as capture } from '../support/cli.js';
 
 let tmp: TempDir;
 beforeEach(() => {

@@ -1,20 +1,8 @@
-// Shared by the offline command tests: captured CLI streams and temp directories of configuration files.
+// Shared by the offline command tests: temp directories of configuration files and the objects written to them.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import YAML from 'yaml';
-import type { CliIO } from '../../harness/cli.js';
-
-export function capture(): CliIO & { out(): string; err(): string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => (out += d.toString()));
-  stderr.on('data', (d: Buffer) => (err += d.toString()));
-  return { stdout, stderr, out: () => out, err: () => err };
-}
 
 /** A temp directory removed by cleanup(); write() takes text or an object (written as YAML). */
 export class TempDir {

@@ -3,7 +3,8 @@
 import { runCli } from '../../harness/cli.js';
 import { expectStartupFailure } from '../../harness/startup-failure.js';
 import { loadManifestDir } from '../../server/admission/manifest/load.js';
-import { admissionConfiguration, binding, capture, gateOn, maxReplicasPolicy, TempDir } from './support.js';
+import { admissionConfiguration, binding, gateOn, maxReplicasPolicy, TempDir } from './support.js';
+import { captureCliIO as capture } from '../support/cli.js';
 
 let tmp: TempDir;
 beforeEach(() => {

@@ -65,6 +65,25 @@ export async function readManifestDir(dir: string): Promise<ReadManifestDirResul
   return { ok: true, files };
 }
 
+/** One document of a manifest file: its parse tree, or why it could not be read. */
+export type ManifestDocument = { ok: true; node: JsonNode; yamlStrictError: string | undefined } | { ok: false; error: ManifestError };
+
+/**
+ * A file's YAML documents in order, each parsed; a file that cannot be split is one error. Documents that are empty
+ * or only comments are left out (kube would fail to find their kind).
+ */
+export function manifestDocuments(f: ManifestFile): ManifestDocument[] {
+  const split = splitYamlDocuments(f.data.toString('utf8'));
+  if (!split.ok) return [{ ok: false, error: { file: f.path, reason: `failed to split YAML documents in file ${goQuote(f.path)}: ${split.error}` } }];
+  const out: ManifestDocument[] = [];
+  for (const doc of split.docs) {
+    const parsed = parseDocument(doc);
+    if (!parsed.ok) out.push({ ok: false, error: { file: f.path, reason: parsed.error } });
+    else if (parsed.node.type !== 'null') out.push({ ok: true, node: parsed.node, yamlStrictError: parsed.yamlStrictError });
+  }
+  return out;
+}
+
 // ---- loading ---------------------------------------------------------------------------------------------
 
 export interface LoadManifestOptions {
@@ -132,20 +151,9 @@ class ManifestLoad {
   }
 
   file(f: ManifestFile): void {
-    const split = splitYamlDocuments(f.data.toString('utf8'));
-    if (!split.ok) {
-      this.errors.push({ file: f.path, reason: `failed to split YAML documents in file ${goQuote(f.path)}: ${split.error}` });
-      return;
-    }
-    for (const doc of split.docs) {
-      const parsed = parseDocument(doc);
-      if (!parsed.ok) {
-        this.errors.push({ file: f.path, reason: parsed.error });
-        continue;
-      }
-      // A document of only comments is empty too (kube would fail to find its kind).
-      if (parsed.node.type === 'null') continue;
-      this.document(f.path, parsed.node, parsed.yamlStrictError, undefined);
+    for (const doc of manifestDocuments(f)) {
+      if (doc.ok) this.document(f.path, doc.node, doc.yamlStrictError, undefined);
+      else this.errors.push(doc.error);
     }
   }
 

@@ -2,7 +2,6 @@
 // webhook/request package (CreateAdmissionObjects, VerifyAdmissionResponse) and its webhook REST client's decoder
 // do them. Pure: attributes in, review out; response bytes in, verified response or kube's error text out.
 import { randomUUID } from 'node:crypto';
-import { parseDocument } from 'yaml';
 import type {
   AdmissionRequest,
   AdmissionResponseStatus,
@@ -11,11 +10,13 @@ import type {
   AdmissionReviewVersion,
 } from '../../api/admission.js';
 import type { GroupVersionKind, KubeObject, UserInfo } from '../../api/types.js';
+import { parseGroupVersion } from '../../api/go-json-document.js';
 import { apiVersionOf } from '../../api/types.js';
-import { goJsonKind, goJsonSyntaxError, goUnmarshalFieldTypeError, goUnmarshalTypeError, type GoJsonKind } from '../../endpoints/patch/go-json.js';
+import { goJsonKind, goUnmarshalFieldTypeError, goUnmarshalTypeError, type GoJsonKind } from '../../endpoints/patch/go-json.js';
 import { goQuote } from '../../options/go-strconv.js';
 import type { AdmissionAttributes } from '../attributes.js';
 import type { WebhookInvocation } from '../matching/types.js';
+import { decodeReviewEnvelope } from './response-body.js';
 
 /** The AdmissionReview versions this apiserver sends, in kube's order of preference within a webhook's list. */
 export const supportedAdmissionReviewVersions: readonly AdmissionReviewVersion[] = ['v1', 'v1beta1'];
@@ -98,9 +99,9 @@ export function createAdmissionObjects(
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Decoding the webhook's answer the way the webhook REST client does: its serializer accepts any content type and
-// sniffs the body (JSON if it starts with '{', else YAML), reads apiVersion/kind, defaults them from the
-// AdmissionReview type it decodes into, and cannot convert between admission versions.
+// Decoding the webhook's answer the way the webhook REST client does: the envelope (body sniffing, apiVersion/kind
+// defaulted from the AdmissionReview type it decodes into, no conversion between admission versions) in
+// response-body.ts, then the response's fields with json's type errors.
 
 /** The response fields kube reads, decoded (patch base64-decoded). */
 export interface DecodedAdmissionResponse {
@@ -123,30 +124,7 @@ export interface DecodedAdmissionReview {
 
 export type DecodeResult = { ok: true; review: DecodedAdmissionReview } | { ok: false; error: string };
 
-const findKindType = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
-
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** schema.ParseGroupVersion */
-export function parseGroupVersion(gv: string): { ok: true; group: string; version: string } | { ok: false; error: string } {
-  if (gv === '' || gv === '/') return { ok: true, group: '', version: '' };
-  const parts = gv.split('/');
-  if (parts.length === 1) return { ok: true, group: '', version: parts[0]! };
-  if (parts.length === 2) return { ok: true, group: parts[0]!, version: parts[1]! };
-  return { ok: false, error: `unexpected GroupVersion string: ${gv}` };
-}
-
-// sigs.k8s.io/yaml: YAML 1.1 (go-yaml v2) converted to JSON.
-export function yamlToJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
-  const doc = parseDocument(text, { version: '1.1', uniqueKeys: false });
-  if (doc.errors.length > 0) {
-    const first = doc.errors[0]!;
-    const line = first.linePos?.[0]?.line;
-    const detail = first.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-    return { ok: false, error: `error converting YAML to JSON: yaml: ${line !== undefined ? `line ${line}: ` : ''}${detail}` };
-  }
-  return { ok: true, value: doc.toJSON() as unknown };
-}
 
 // The Go types a webhook response is decoded into, for json's UnmarshalTypeError messages.
 type GoType =
@@ -299,51 +277,9 @@ function typeError(value: unknown, type: GoType, ctx: TypeCheckContext): string 
  * `converting (v1beta1.AdmissionReview) to (v1.AdmissionReview): unknown conversion`, …).
  */
 export function decodeAdmissionReview(body: Buffer, contentType: string, statusCode: number, version: AdmissionReviewVersion): DecodeResult {
-  if (body.length === 0) return { ok: false, error: `0-length response with status code: ${statusCode} and content type: ${contentType}` };
-  const text = body.toString('utf8');
-  let value: unknown;
-  if (text.trimStart().startsWith('{')) {
-    const syntax = goJsonSyntaxError(body);
-    if (syntax !== undefined) return { ok: false, error: `couldn't get version/kind; json parse error: ${syntax}` };
-    value = JSON.parse(text) as unknown;
-  } else {
-    const y = yamlToJson(text);
-    if (!y.ok) return { ok: false, error: y.error };
-    value = y.value;
-  }
-  if (value !== null && !isObject(value)) {
-    return { ok: false, error: `couldn't get version/kind; json parse error: ${goUnmarshalTypeError(goJsonKind(value), findKindType)}` };
-  }
-  const obj = (value ?? {}) as Record<string, unknown>;
-  for (const key of ['apiVersion', 'kind']) {
-    const v = obj[key];
-    if (v !== undefined && v !== null && typeof v !== 'string') {
-      return { ok: false, error: `couldn't get version/kind; json parse error: ${goUnmarshalFieldTypeError(goJsonKind(v), '', key, 'string')}` };
-    }
-  }
-  const apiVersion = (obj['apiVersion'] as string | undefined) ?? '';
-  const kind = (obj['kind'] as string | undefined) ?? '';
-  const gv = parseGroupVersion(apiVersion);
-  if (!gv.ok) return { ok: false, error: gv.error };
-
-  // gvkWithDefaults against the AdmissionReview type being decoded into
-  const actual = { group: gv.group, version: gv.version, kind: kind || 'AdmissionReview' };
-  if (actual.version === '' && actual.group === '') {
-    actual.group = 'admission.k8s.io';
-    actual.version = version;
-  }
-  if (actual.version === '' && actual.group === 'admission.k8s.io') actual.version = version;
-  if (actual.version === '') return { ok: false, error: `Object 'apiVersion' is missing in '${text}'` };
-  if (actual.group !== 'admission.k8s.io' || actual.version !== version || actual.kind !== 'AdmissionReview') {
-    // runtime.UseOrCreateObject creates the body's type, which the codec then cannot convert.
-    const registered =
-      (actual.group === 'admission.k8s.io' && (actual.version === 'v1' || actual.version === 'v1beta1') && actual.kind === 'AdmissionReview') ||
-      (actual.group === '' && actual.version === 'v1' && actual.kind === 'Status');
-    const gvString = apiVersionOf(actual.group, actual.version);
-    if (!registered) return { ok: false, error: `no kind ${goQuote(actual.kind)} is registered for version ${goQuote(gvString)} in scheme "pkg/runtime/scheme.go:100"` };
-    return { ok: false, error: `converting (${actual.version}.${actual.kind}) to (${version}.AdmissionReview): unknown conversion` };
-  }
-
+  const decoded = decodeReviewEnvelope(body, contentType, statusCode, { group: 'admission.k8s.io', version, kind: 'AdmissionReview', registeredVersions: supportedAdmissionReviewVersions });
+  if (!decoded.ok) return decoded;
+  const { apiVersion, kind, object: obj } = decoded.envelope;
   const rawResponse = obj['response'];
   const err = typeError(rawResponse, responseType(version), { struct: 'AdmissionReview', path: ['response'] });
   if (err) return { ok: false, error: err };

@@ -2,7 +2,8 @@
 // validateConvertedObject, restoreObjectMeta): it must decode as an object with a kind, keep kind, name,
 // namespace and uid, and may only change labels and annotations; all other metadata is restored from the original.
 import { FieldPath, formatFieldErrors } from '../../api/field.js';
-import { parseGroupVersion } from '../../admission/webhook/review.js';
+import { parseGroupVersion } from '../../api/go-json-document.js';
+import { goDynamicTypeName, goJsonKind, goUnmarshalTypeError } from '../../endpoints/patch/go-json.js';
 import type { KubeObject } from '../../api/types.js';
 import { validateAnnotations, validateLabels } from '../../registry/validation/object-meta.js';
 
@@ -39,37 +40,13 @@ export function gvkOf(obj: Record<string, unknown>): Gvk {
 
 export type RawObjectResult = { ok: true; object: Record<string, unknown> } | { ok: false; error: string };
 
-/** reflect's type name of a decoded JSON value, as %T prints it. */
-function goTypeOf(v: unknown): string {
-  if (v === null || v === undefined) return '<nil>';
-  if (Array.isArray(v)) return '[]interface {}';
-  switch (typeof v) {
-    case 'object':
-      return 'map[string]interface {}';
-    case 'string':
-      return 'string';
-    case 'number':
-      return Number.isInteger(v) ? 'int64' : 'float64';
-    case 'boolean':
-      return 'bool';
-    default:
-      return '<nil>';
-  }
-}
-
-function goJsonKindOf(v: unknown): string {
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'boolean') return 'bool';
-  return typeof v;
-}
-
 /**
  * getRawExtensionObject: Unstructured.UnmarshalJSON of one convertedObjects element. `null` leaves the
  * RawExtension empty, which then fails to decode; a value without a kind is a MissingKindErr quoting the raw JSON.
  */
 export function rawExtensionObject(value: unknown): RawObjectResult {
   if (value === null || value === undefined) return { ok: false, error: 'unexpected end of JSON input' };
-  if (!isObject(value)) return { ok: false, error: `json: cannot unmarshal ${goJsonKindOf(value)} into Go value of type map[string]interface {}` };
+  if (!isObject(value)) return { ok: false, error: goUnmarshalTypeError(goJsonKind(value), 'map[string]interface {}') };
   if (gvkOf(value).kind === '') return { ok: false, error: `Object 'Kind' is missing in '${JSON.stringify(value)}'` };
   return { ok: true, object: value };
 }
@@ -99,7 +76,7 @@ export type RestoreResult = { ok: true; object: KubeObject } | { ok: false; erro
 export function restoreObjectMeta(original: KubeObject, converted: Record<string, unknown>): RestoreResult {
   if (!('metadata' in converted)) return { ok: false, error: 'missing metadata in converted object' };
   const responseMeta = converted['metadata'];
-  if (!isObject(responseMeta)) return { ok: false, error: `invalid metadata of type ${goTypeOf(responseMeta)} in converted object` };
+  if (!isObject(responseMeta)) return { ok: false, error: `invalid metadata of type ${goDynamicTypeName(responseMeta)} in converted object` };
   const restored: Record<string, unknown> = original.metadata === undefined ? {} : (structuredClone(original.metadata) as Record<string, unknown>);
   for (const fld of ['labels', 'annotations'] as const) {
     const resp = responseMeta[fld];
@@ -107,13 +84,13 @@ export function restoreObjectMeta(original: KubeObject, converted: Record<string
       delete restored[fld];
       continue;
     }
-    if (!isObject(resp)) return { ok: false, error: `invalid metadata.${fld} of type ${goTypeOf(resp)} in converted object` };
+    if (!isObject(resp)) return { ok: false, error: `invalid metadata.${fld} of type ${goDynamicTypeName(resp)} in converted object` };
     const orig = restored[fld];
-    if (orig !== undefined && orig !== null && !isObject(orig)) return { ok: false, error: `invalid metadata.${fld} of type ${goTypeOf(orig)} in original object` };
+    if (orig !== undefined && orig !== null && !isObject(orig)) return { ok: false, error: `invalid metadata.${fld} of type ${goDynamicTypeName(orig)} in original object` };
     const origMap = (orig ?? {}) as Record<string, unknown>;
     let changed = Object.keys(origMap).length !== Object.keys(resp).length;
     for (const [k, v] of Object.entries(resp)) {
-      if (typeof v !== 'string') return { ok: false, error: `metadata.${fld}[${k}] must be a string, but is ${goTypeOf(v)} in converted object` };
+      if (typeof v !== 'string') return { ok: false, error: `metadata.${fld}[${k}] must be a string, but is ${goDynamicTypeName(v)} in converted object` };
       if (origMap[k] !== v) changed = true;
     }
     if (changed) {

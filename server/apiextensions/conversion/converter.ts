@@ -20,7 +20,7 @@ import {
   decodeConversionReview,
   noSupportedConversionReviewVersionsMessage,
 } from './review.js';
-import { parseGroupVersion } from '../../admission/webhook/review.js';
+import { parseGroupVersion } from '../../api/go-json-document.js';
 
 export interface CustomResourceConverter {
   /**

@@ -26,10 +26,17 @@ describe('decodeConversionReview', () => {
     expect(r.ok && r.review.response?.result.status).toBe('Success');
   });
 
+  it('defaults a missing apiVersion and kind from the ConversionReview version decoded into', () => {
+    const r = decode('{"response":{"uid":"u","result":{"status":"Success"}}}', 'v1beta1');
+    expect(r).toEqual({ ok: true, review: { apiVersion: '', kind: '', response: { uid: 'u', convertedObjects: [], result: { status: 'Success', message: '' } } } });
+  });
+
   it.each<[string, string]>([
     ['', '0-length response with status code: 200 and content type: application/json'],
     ['{"apiVersion":', "couldn't get version/kind; json parse error: unexpected end of JSON input"],
     ['{"apiVersion":"v1","kind":"Pod"}', 'no kind "Pod" is registered for version "v1" in scheme "pkg/runtime/scheme.go:100"'],
+    ['{"apiVersion":"apiextensions.k8s.io/v1beta1","kind":"ConversionReview"}', 'converting (v1beta1.ConversionReview) to (v1.ConversionReview): unknown conversion'],
+    ['{"apiVersion":"v1","kind":"Status","status":"Failure"}', 'converting (v1.Status) to (v1.ConversionReview): unknown conversion'],
     [
       '{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","response":{"uid":3}}',
       'json: cannot unmarshal number into Go struct field ConversionResponse.response.uid of type types.UID',

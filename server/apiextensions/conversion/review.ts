@@ -1,11 +1,12 @@
 // The ConversionReview a conversion webhook receives and the checks on the one it answers, as kube's
 // webhook_converter.go (createConversionReviewObjects, getConvertedObjectsFromResponse) and the webhook REST
 // client's decoder do them. Pure: objects in, review out; response bytes in, converted objects or kube's error text out.
-import { goJsonKind, goJsonSyntaxError, goUnmarshalFieldTypeError, goUnmarshalTypeError } from '../../endpoints/patch/go-json.js';
+import { goJsonKind, goUnmarshalFieldTypeError } from '../../endpoints/patch/go-json.js';
 import { goQuote } from '../../options/go-strconv.js';
-import { parseGroupVersion, yamlToJson } from '../../admission/webhook/review.js';
+import { decodeReviewEnvelope } from '../../admission/webhook/response-body.js';
+import { parseGroupVersion } from '../../api/go-json-document.js';
 import { apiextensionsGroup } from '../../api/apiextensions.js';
-import { apiVersionOf, type KubeObject } from '../../api/types.js';
+import type { KubeObject } from '../../api/types.js';
 
 export type ConversionReviewVersion = 'v1' | 'v1beta1';
 
@@ -43,7 +44,6 @@ export interface DecodedConversionReview {
 export type DecodeConversionReviewResult = { ok: true; review: DecodedConversionReview } | { ok: false; error: string };
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const findKindType = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 
 // The response's Go field types, for json's UnmarshalTypeError texts (the innermost struct names the field).
 const statusStringFields: Record<string, string> = { kind: 'string', apiVersion: 'string', status: 'string', message: 'string', reason: 'v1.StatusReason' };
@@ -81,48 +81,9 @@ function responseTypeError(r: unknown): string | undefined {
  * cannot be converted into the requested one.
  */
 export function decodeConversionReview(body: Buffer, contentType: string, statusCode: number, version: ConversionReviewVersion): DecodeConversionReviewResult {
-  if (body.length === 0) return { ok: false, error: `0-length response with status code: ${statusCode} and content type: ${contentType}` };
-  const text = body.toString('utf8');
-  let value: unknown;
-  if (text.trimStart().startsWith('{')) {
-    const syntax = goJsonSyntaxError(body);
-    if (syntax !== undefined) return { ok: false, error: `couldn't get version/kind; json parse error: ${syntax}` };
-    value = JSON.parse(text) as unknown;
-  } else {
-    const y = yamlToJson(text);
-    if (!y.ok) return { ok: false, error: y.error };
-    value = y.value;
-  }
-  if (value !== null && !isObject(value)) {
-    return { ok: false, error: `couldn't get version/kind; json parse error: ${goUnmarshalTypeError(goJsonKind(value), findKindType)}` };
-  }
-  const obj = (value ?? {}) as Record<string, unknown>;
-  for (const key of ['apiVersion', 'kind']) {
-    const v = obj[key];
-    if (v !== undefined && v !== null && typeof v !== 'string') {
-      return { ok: false, error: `couldn't get version/kind; json parse error: ${goUnmarshalFieldTypeError(goJsonKind(v), '', key, 'string')}` };
-    }
-  }
-  const apiVersion = (obj['apiVersion'] as string | undefined) ?? '';
-  const kind = (obj['kind'] as string | undefined) ?? '';
-  const gv = parseGroupVersion(apiVersion);
-  if (!gv.ok) return { ok: false, error: gv.error };
-
-  const actual = { group: gv.group, version: gv.version, kind: kind || 'ConversionReview' };
-  if (actual.version === '' && actual.group === '') {
-    actual.group = apiextensionsGroup;
-    actual.version = version;
-  }
-  if (actual.version === '' && actual.group === apiextensionsGroup) actual.version = version;
-  if (actual.version === '') return { ok: false, error: `Object 'apiVersion' is missing in '${text}'` };
-  if (actual.group !== apiextensionsGroup || actual.version !== version || actual.kind !== 'ConversionReview') {
-    const registered =
-      (actual.group === apiextensionsGroup && (actual.version === 'v1' || actual.version === 'v1beta1') && actual.kind === 'ConversionReview') ||
-      (actual.group === '' && actual.version === 'v1' && actual.kind === 'Status');
-    const gvString = apiVersionOf(actual.group, actual.version);
-    if (!registered) return { ok: false, error: `no kind ${goQuote(actual.kind)} is registered for version ${goQuote(gvString)} in scheme "pkg/runtime/scheme.go:100"` };
-    return { ok: false, error: `converting (${actual.version}.${actual.kind}) to (${version}.ConversionReview): unknown conversion` };
-  }
+  const decoded = decodeReviewEnvelope(body, contentType, statusCode, { group: apiextensionsGroup, version, kind: 'ConversionReview', registeredVersions: ['v1', 'v1beta1'] });
+  if (!decoded.ok) return decoded;
+  const { apiVersion, kind, object: obj } = decoded.envelope;
   const raw = obj['response'];
   const typeErr = responseTypeError(raw);
   if (typeErr) return { ok: false, error: typeErr };

@@ -326,9 +326,9 @@ export function goFormatV(v: unknown): string {
   return String(v);
 }
 
-/** reflect.TypeOf(v).String() for a decoded JSON value, as %s prints it (nil prints as %!s(<nil>)). */
-export function goTypeName(v: unknown): string {
-  if (v === null || v === undefined) return '%!s(<nil>)';
+/** Go's %T of a decoded JSON value (nil prints as <nil>), as in "invalid metadata of type <nil> in converted object". */
+export function goDynamicTypeName(v: unknown): string {
+  if (v === null || v === undefined) return '<nil>';
   if (Array.isArray(v)) return '[]interface {}';
   switch (typeof v) {
     case 'object':
@@ -340,6 +340,12 @@ export function goTypeName(v: unknown): string {
     case 'boolean':
       return 'bool';
     default:
-      return '%!s(<nil>)';
+      return '<nil>';
   }
+}
+
+/** reflect.TypeOf(v).String() for a decoded JSON value, as %s prints it (nil prints as %!s(<nil>)). */
+export function goTypeName(v: unknown): string {
+  const t = goDynamicTypeName(v);
+  return t === '<nil>' ? '%!s(<nil>)' : t;
 }
