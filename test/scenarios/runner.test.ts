@@ -45,9 +45,9 @@ describe('kah scenario run', () => {
     const c = capture();
     const junit = path.join(dir, 'junit.xml');
     const code = await runScenarioCommand(['run', path.join(root, 'scenarios/examples'), '--parallel', '2', '--junit', junit], c.io);
-    expect(c.err()).toBe('');
-    expect(code).toBe(0);
     const out = c.out();
+    // on failure, show the run's output: which scenario and step failed, and why
+    expect({ code, err: c.err(), out: code === 0 ? '' : out }).toEqual({ code: 0, err: '', out: '' });
     expect(out).toMatch(/^  ✓ step 1 start apiserver \(\d.*\)$/m);
     expect(out).toMatch(/^  ✓ step 3 create ConfigMap\/default\/denied \(\d+ ms\)$/m);
     expect(out).toMatch(/^✓ webhook-denies-configmaps \(/m);
