@@ -39,7 +39,7 @@ export interface AdmissionChainDeps {
   excludeVirtualResources: () => boolean;
   /** CEL evaluation of webhook matchConditions; without it they are not evaluated */
   webhookMatchConditions?: MatchConditionsEvaluator;
-  /** converters of resources served at several versions, for webhooks matched through an equivalent version */
+  /** converters of resources served at several versions, for webhooks and policies matched through an equivalent version */
   converterFor?: ObjectConverterFor;
   /** the resource's defaulting, run on each mutating webhook's result as kube's decoder does */
   defaultObject(object: KubeObject, attrs: AdmissionAttributes): void;
@@ -90,6 +90,7 @@ export function buildAdmissionChain(deps: AdmissionChainDeps): OrderedAdmissionC
         metrics: policies.metrics,
         admissionMetrics: deps.metrics,
         ...(policies.authorizer ? { authorizerFor: (attrs: AdmissionAttributes) => requestAuthorizer(policies.authorizer!, attrs) } : {}),
+        ...(deps.converterFor ? { converterFor: deps.converterFor } : {}),
         logger: deps.log,
       });
     const mutating = policies.mutating;
@@ -106,6 +107,7 @@ export function buildAdmissionChain(deps: AdmissionChainDeps): OrderedAdmissionC
           ...(policies.mutatingMetrics ? { metrics: policies.mutatingMetrics } : {}),
           admissionMetrics: deps.metrics,
           ...(policies.authorizer ? { authorizerFor: (attrs: AdmissionAttributes) => requestAuthorizer(policies.authorizer!, attrs) } : {}),
+          ...(deps.converterFor ? { converterFor: deps.converterFor } : {}),
         });
     }
   }

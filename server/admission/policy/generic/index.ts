@@ -25,3 +25,4 @@ export { evaluateMatchConditions, type CompiledMatchCondition, type MatchConditi
 export { forbiddenFor, isPolicyConfigurationResource, policyConfigurationResources, policyScopeOf, RequestNamespace, waitUntilSynced, type PolicyScope } from './scope.js';
 export { storeParamLookup } from './store-params.js';
 export { requestAuthorizer } from './authorizer.js';
+export { MutatingVersionedObjects, VersionedObjectsByKind, type VersionedObjects, type VersionedObjectsResult } from './versioned-attributes.js';

@@ -18,6 +18,7 @@ import { goQuote } from '../../../options/go-strconv.js';
 import type { AdmissionAttributes } from '../../attributes.js';
 import type { CelAuthorizer } from '../../cel/environment.js';
 import type { EquivalentResourceMapper } from '../../matching/equivalence.js';
+import type { ObjectConverter } from '../../webhook/dispatch.js';
 import { semanticallyEqual } from '../../webhook/mutating.js';
 import { evaluateMatchConditions, type MatchConditionObserver } from '../generic/match-conditions.js';
 import { bindingMatches, definitionMatches, type PolicyMatchContext } from '../generic/matching.js';
@@ -25,6 +26,7 @@ import { collectParams } from '../generic/params.js';
 import { admissionRequestFor, namespaceNameFor, namespaceObjectFor } from '../generic/request.js';
 import { forbiddenFor, type RequestNamespace } from '../generic/scope.js';
 import type { ParamLookup, PolicyHook } from '../generic/types.js';
+import { MutatingVersionedObjects, VersionedObjectsByKind } from '../generic/versioned-attributes.js';
 import { loadApplySchema } from './apply-schema.js';
 import type { MutatingPolicyEvaluator } from './compile.js';
 import { mutationErrorTypeOf, type MutatingAdmissionPolicyMetrics } from './metrics.js';
@@ -48,6 +50,8 @@ export interface MutatingDispatchDeps {
   /** cost budgets, for tests: each mutation's (kube's RuntimeCELCostBudget) and the matchConditions' */
   runtimeCostBudget?: number;
   matchConditionBudget?: number;
+  /** the resource's converter (custom resources): a policy matched through another version mutates the object in it */
+  convert?: ObjectConverter;
 }
 
 /** generic.PolicyError */
@@ -98,7 +102,7 @@ function withTypeMeta(param: KubeObject | null, policy: MutatingAdmissionPolicy)
 }
 
 // The object as kube encodes the versioned object for the patchers: with its apiVersion and kind.
-function versioned(object: KubeObject, kind: GroupVersionKind): KubeObject {
+function withKind(object: KubeObject, kind: GroupVersionKind): KubeObject {
   if (object.apiVersion && object.kind) return object;
   return { ...object, apiVersion: object.apiVersion || apiVersionOf(kind.group, kind.version), kind: object.kind || kind.kind };
 }
@@ -118,6 +122,7 @@ export async function dispatchMutatingPolicies(hooks: readonly MutatingPolicyHoo
     ...(deps.equivalentResources ? { equivalentResources: deps.equivalentResources } : {}),
   };
 
+  const versions = new VersionedObjectsByKind(attrs, deps.convert);
   const invocations: Invocation[] = [];
   for (const hook of hooks) {
     const policy = hook.policy.object;
@@ -138,6 +143,13 @@ export async function dispatchMutatingPolicies(hooks: readonly MutatingPolicyHoo
         continue;
       }
       if (!bm.matches) continue;
+      // kube's generic dispatcher converts the objects for every matched kind before any invocation runs; a
+      // failure is an error of the policy (without the binding)
+      const versioned = await versions.objectsFor(definition.kind);
+      if (!versioned.ok) {
+        addConfigError(versioned.error, policy);
+        continue;
+      }
       const params = await collectParams(policy.spec?.paramKind, hook.paramResource, binding.spec?.paramRef, attrs.namespace, deps.params);
       if (!params.ok) {
         addConfigError(params.error, policy, binding);
@@ -148,14 +160,19 @@ export async function dispatchMutatingPolicies(hooks: readonly MutatingPolicyHoo
     }
   }
 
-  if (invocations.length > 0) policyErrors.push(...(await dispatchInvocations(invocations, attrs, deps)));
+  if (invocations.length > 0) policyErrors.push(...(await dispatchInvocations(invocations, attrs, deps, versions)));
 
   // failurePolicy Ignore drops the error; anything else (Fail, or unset) keeps it
   const failing = policyErrors.filter((e) => e.failurePolicy !== 'Ignore');
   if (failing.length > 0) throw mutatingDenialError(attrs, failing);
 }
 
-async function dispatchInvocations(invocations: readonly Invocation[], attrs: AdmissionAttributes, deps: MutatingDispatchDeps): Promise<MutatingPolicyError[]> {
+async function dispatchInvocations(
+  invocations: readonly Invocation[],
+  attrs: AdmissionAttributes,
+  deps: MutatingDispatchDeps,
+  versions: VersionedObjectsByKind,
+): Promise<MutatingPolicyError[]> {
   const reinvocation = attrs.reinvocation;
   let ctx = reinvocation.values.get(mutatingAdmissionPolicyPluginName) as PolicyReinvokeContext | undefined;
   if (!ctx) {
@@ -165,13 +182,19 @@ async function dispatchInvocations(invocations: readonly Invocation[], attrs: Ad
   // a later plugin changed the object since this plugin's first run: every IfNeeded invocation that ran is due
   if (reinvocation.isReinvoke && ctx.isOutputChangedSinceLastPolicyInvocation(attrs.object)) ctx.requireReinvokingPreviouslyInvokedPlugins();
   try {
-    return await runInvocations(invocations, attrs, deps, ctx);
+    return await runInvocations(invocations, attrs, deps, ctx, new MutatingVersionedObjects(attrs, versions, deps.convert));
   } finally {
     ctx.setLastPolicyInvocationOutput(attrs.object);
   }
 }
 
-async function runInvocations(invocations: readonly Invocation[], attrs: AdmissionAttributes, deps: MutatingDispatchDeps, ctx: PolicyReinvokeContext): Promise<MutatingPolicyError[]> {
+async function runInvocations(
+  invocations: readonly Invocation[],
+  attrs: AdmissionAttributes,
+  deps: MutatingDispatchDeps,
+  ctx: PolicyReinvokeContext,
+  versioned: MutatingVersionedObjects,
+): Promise<MutatingPolicyError[]> {
   const reinvocation = attrs.reinvocation;
   const policyErrors: MutatingPolicyError[] = [];
 
@@ -184,8 +207,6 @@ async function runInvocations(invocations: readonly Invocation[], attrs: Admissi
   }
   const namespaceObject = namespaceObjectFor(namespace);
   const objectAtStart = attrs.object;
-  // the kind's OpenAPI shape for the patchers (imported once per kind, then cached)
-  if (attrs.object) await loadApplySchema(attrs.kind);
 
   for (const inv of invocations) {
     const e = inv.hook.evaluator;
@@ -199,6 +220,8 @@ async function runInvocations(invocations: readonly Invocation[], attrs: Admissi
       // a bug in kube's compiler, which always returns as many patchers as there are mutations
       throw errors.internal(new Error(`expected ${e.mutationCount} compiled evaluators for policy ${policyName}, got ${e.mutations.length}`));
     }
+    // matchPolicy Equivalent: the invocation sees, and mutates, the objects in the version it matched
+    const current = await versioned.objectsFor(inv.kind);
     const params = withTypeMeta(inv.param, policy);
     const request = admissionRequestFor(attrs, inv.resource, inv.kind);
     const authorizer = deps.authorizer ? { authorizer: deps.authorizer } : {};
@@ -207,7 +230,7 @@ async function runInvocations(invocations: readonly Invocation[], attrs: Admissi
       const m = evaluateMatchConditions(
         e.matchConditions,
         e.variables,
-        { object: attrs.object ?? null, oldObject: attrs.oldObject ?? null, request, params, namespaceObject: null, ...authorizer },
+        { object: current.object ?? null, oldObject: current.oldObject ?? null, request, params, namespaceObject: null, ...authorizer },
         {
           failurePolicy: e.failurePolicy,
           operation: attrs.operation,
@@ -224,18 +247,23 @@ async function runInvocations(invocations: readonly Invocation[], attrs: Admissi
     const key = invocationKey(inv.hook.policy, bindingName, inv.param);
     if (reinvocation.isReinvoke && !ctx.shouldReinvoke(key)) continue;
 
-    const objectBeforeMutations = attrs.object;
+    const objectBeforeMutations = current.object;
+    let object = current.object;
+    // the kind's OpenAPI shape for the patchers (imported once per kind, then cached)
+    if (object && e.mutations.length > 0) await loadApplySchema(current.kind);
+    // the defaulting of the version the object is in (kube's ObjectDefaulter on the versioned object)
+    const defaultAs = current.converted ? { ...attrs, kind: inv.kind, resource: inv.resource } : attrs;
     for (const mutation of e.mutations) {
       // nothing to patch (CONNECT)
-      if (!attrs.object) continue;
+      if (!object) continue;
       const start = process.hrtime.bigint();
       const outcome = applyMutation(
         mutation,
         e.variables,
         {
-          object: versioned(attrs.object, attrs.kind),
-          activation: { oldObject: attrs.oldObject ?? null, request, params, namespaceObject, ...authorizer },
-          kind: attrs.kind,
+          object: withKind(object, current.kind),
+          activation: { oldObject: current.oldObject ?? null, request, params, namespaceObject, ...authorizer },
+          kind: current.kind,
         },
         deps.runtimeCostBudget !== undefined ? { budget: deps.runtimeCostBudget } : {},
       );
@@ -249,11 +277,12 @@ async function runInvocations(invocations: readonly Invocation[], attrs: Admissi
       }
       deps.metrics?.observe(policyName, bindingName, 'no_error', seconds);
       let next = outcome.object;
-      const defaulted = deps.defaultObject?.(next, attrs);
+      const defaulted = deps.defaultObject?.(next, { ...defaultAs, object: next });
       if (defaulted) next = defaulted;
-      attrs.object = next;
+      object = next;
+      versioned.setObject(next);
     }
-    if (!semanticallyEqual(objectBeforeMutations, attrs.object)) {
+    if (!semanticallyEqual(objectBeforeMutations, object)) {
       // the invocation changed the object: the IfNeeded invocations that ran before it are due again
       ctx.requireReinvokingPreviouslyInvokedPlugins();
       reinvocation.shouldReinvoke = true;
@@ -261,8 +290,9 @@ async function runInvocations(invocations: readonly Invocation[], attrs: Admissi
     if (e.reinvocationPolicy === 'IfNeeded') ctx.addReinvocablePolicyToPreviouslyInvoked(key);
   }
 
-  // kube's write-back of a changed versioned object: the IfNeeded invocations that ran after the last change are
-  // due too, and the chain runs its second round
+  // kube's write-back of a changed versioned object (converted back to the request's version): the IfNeeded
+  // invocations that ran after the last change are due too, and the chain runs its second round
+  await versioned.writeBack();
   if (!semanticallyEqual(objectAtStart, attrs.object)) {
     ctx.requireReinvokingPreviouslyInvokedPlugins();
     reinvocation.shouldReinvoke = true;

@@ -9,6 +9,7 @@ import type { AdmissionAttributes, AdmissionOperation } from '../../attributes.j
 import type { CelAuthorizer, CelEnvironment } from '../../cel/environment.js';
 import type { AdmissionPlugin } from '../../chain.js';
 import type { EquivalentResourceMapper } from '../../matching/equivalence.js';
+import type { ObjectConverterFor } from '../../webhook/dispatch.js';
 import { PolicyHookSource } from '../generic/hooks.js';
 import { policyScopeOf, RequestNamespace, waitUntilSynced } from '../generic/scope.js';
 import type { ParamLookup } from '../generic/types.js';
@@ -34,6 +35,11 @@ export interface MutatingAdmissionPolicyPluginOptions {
   /** the `authorizer` variable for one request; without it expressions using `authorizer` fail at runtime */
   authorizerFor?(attrs: AdmissionAttributes): CelAuthorizer | undefined;
   equivalentResources?: EquivalentResourceMapper;
+  /**
+   * converters of resources served at several versions (custom resources): a policy matched through another
+   * version (matchPolicy Equivalent) sees the objects converted to it, as webhooks do
+   */
+  converterFor?: ObjectConverterFor;
   /** the virtual resources policies never see (kube's excluded admission resources) */
   excludedResources?: readonly GroupResource[];
   /** how long a request waits for the sources' first load before it is refused (kube: 10 s) */
@@ -82,12 +88,14 @@ export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
     if (hooks.length === 0) return;
 
     const authorizer = opts.authorizerFor?.(attrs);
+    const convert = opts.converterFor?.(attrs.resource);
     const metrics = opts.admissionMetrics;
     await dispatchMutatingPolicies(hooks, attrs, {
       params: opts.params,
       namespace: new RequestNamespace(attrs, opts.getNamespace),
       ...(opts.equivalentResources ? { equivalentResources: opts.equivalentResources } : {}),
       ...(authorizer ? { authorizer } : {}),
+      ...(convert ? { convert } : {}),
       ...(opts.metrics ? { metrics: opts.metrics } : {}),
       ...(opts.defaultObject ? { defaultObject: (o: KubeObject, a: AdmissionAttributes) => opts.defaultObject!(o, a) } : {}),
       ...(metrics

@@ -10,13 +10,14 @@ import type { Logger } from '../../../log.js';
 import type { AdmissionAttributes } from '../../attributes.js';
 import type { CelAuthorizer } from '../../cel/environment.js';
 import type { EquivalentResourceMapper } from '../../matching/equivalence.js';
-import { addAuditAnnotation, addWarnings, goJsonMarshal } from '../../webhook/dispatch.js';
+import { addAuditAnnotation, addWarnings, goJsonMarshal, type ObjectConverter } from '../../webhook/dispatch.js';
 import type { MatchConditionObserver } from '../generic/match-conditions.js';
 import { bindingMatches, definitionMatches, type PolicyMatchContext } from '../generic/matching.js';
 import { collectParams } from '../generic/params.js';
 import { admissionRequestFor, namespaceNameFor } from '../generic/request.js';
 import { forbiddenFor, type RequestNamespace } from '../generic/scope.js';
 import type { ParamLookup, PolicyHook } from '../generic/types.js';
+import { VersionedObjectsByKind } from '../generic/versioned-attributes.js';
 import type { EnforcementAction, ValidatingAdmissionPolicyMetrics, ValidationErrorType } from '../metrics.js';
 import type { ValidatingPolicyEvaluator } from './compile.js';
 import { validatePolicy, type PolicyDecision, type ValidateOptions, type ValidateResult } from './validator.js';
@@ -38,6 +39,8 @@ export interface ValidatingDispatchDeps {
   matchConditionObserver?: (policyName: string) => MatchConditionObserver;
   validateOptions?: ValidateOptions;
   logger?: Logger;
+  /** the resource's converter (custom resources): a policy matched through another version sees objects in it */
+  convert?: ObjectConverter;
 }
 
 interface DeniedDecision {
@@ -143,6 +146,8 @@ export async function dispatchValidatingPolicies(hooks: readonly ValidatingPolic
     ...(deps.equivalentResources ? { equivalentResources: deps.equivalentResources } : {}),
   };
 
+  const versions = new VersionedObjectsByKind(attrs, deps.convert);
+
   for (const hook of hooks) {
     const policy = hook.policy.object;
     const policyName = policy.metadata?.name ?? '';
@@ -172,6 +177,13 @@ export async function dispatchValidatingPolicies(hooks: readonly ValidatingPolic
         addConfigError(params.error, policy, binding);
         continue;
       }
+      // kube converts once a binding with params needs the objects, in the kind the policy matched
+      const versioned = params.params.length > 0 ? await versions.objectsFor(definition.kind) : undefined;
+      if (versioned && !versioned.ok) {
+        addConfigError(`failed to convert object version: ${versioned.error}`, policy, binding);
+        continue;
+      }
+      const objects = versioned?.objects;
 
       let namespace: KubeObject | undefined;
       const namespaceName = namespaceNameFor(attrs);
@@ -187,8 +199,8 @@ export async function dispatchValidatingPolicies(hooks: readonly ValidatingPolic
           validatePolicy(
             hook.evaluator,
             {
-              object: attrs.object ?? null,
-              oldObject: attrs.oldObject ?? null,
+              object: objects?.object ?? null,
+              oldObject: objects?.oldObject ?? null,
               request: admissionRequestFor(attrs, definition.resource, definition.kind),
               params: withTypeMeta(param, policy),
               namespace,
