@@ -1,35 +1,177 @@
-// Server-side field validation (the fieldValidation query parameter): Strict rejects unknown fields with
-// kube's "strict decoding error", Warn (the default since 1.27) sends them as warnings, Ignore drops the check.
+// Server-side field validation (the fieldValidation query parameter), as kube-apiserver's handlers do it with the
+// strict decoders: Strict fails the request, Warn (the default since 1.27) sends each problem as a warning, Ignore
+// drops the check. Problems are unknown fields at any depth (`unknown field "spec.template.spec.containers[0].imagee"`),
+// duplicate fields (`duplicate field "spec.replicas"`) and, for YAML bodies, yaml's duplicate keys.
+// - create and update (create.go/update.go): the body is decoded strictly; Strict answers transformDecodeError's
+//   400 `Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: …`.
+// - patch (patch.go): the patch's own strict errors (duplicates; a JSON patch's operations, prefixed "json patch")
+//   come first, then the patched object's unknown fields; Strict answers 422 Invalid on the field `patch`, whose
+//   value is the patched JSON (JSON and merge patch) or the patch map as %+v prints it (strategic merge patch).
+// Built-in kinds are checked against their Go types (server/api/openapi: client-node's models, loaded on the first
+// checked request for the kind); custom resources against their schema (what pruning would drop).
 import { errors } from '../api/errors.js';
+import { parseJsonOrYamlDocument, goJsonMarshal, parseGroupVersion, type JsonNode } from '../api/go-json-document.js';
+import { builtinModelOf } from '../api/openapi/builtin-schemas.js';
+import { duplicateFieldErrors, kindFields, type KindFields } from '../api/openapi/strict-decoding.js';
+import type { GroupVersionKind } from '../api/openapi/resolver.js';
 import type { KubeObject } from '../api/types.js';
+import { goQuote } from '../options/go-strconv.js';
 import { unknownFields, unknownObjectMetaFields } from '../registry/known-fields.js';
 import type { ResourceInfo } from '../registry/resource.js';
+import { goFormatV } from './patch/go-json.js';
+import { JSONPatchType, StrategicMergePatchType } from './patch/index.js';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
 export function parseFieldValidation(value: unknown): FieldValidation {
   const v = value === undefined ? '' : String(Array.isArray(value) ? value[0] : value);
-  if (v === '' ) return 'Warn';
+  if (v === '') return 'Warn';
   if (v === 'Ignore' || v === 'Warn' || v === 'Strict') return v;
   throw errors.badRequest(`fieldValidation parameter unsupported: ${v}`);
 }
 
-/** The resource's own unknown fields when its schema is known (custom resources: what pruning drops), else its kind's. */
-export function checkResourceFields(info: ResourceInfo, obj: KubeObject, mode: FieldValidation, warnings: string[]): void {
+/** A create or update body as it arrived: the strict decoder reads the JSON or YAML text, not the parsed object. */
+export interface RequestBody {
+  raw: Buffer;
+  mediaType: string;
+}
+
+/** What a request body is decoded into: a resource, or the autoscaling/v1 Scale of a /scale subresource. */
+type Target = GroupVersionKind & { ownUnknownFields?: (obj: KubeObject) => string[] };
+
+const scale: Target = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
+
+// Served kinds the CEL schema resolver does not describe (kube does not type-check policies against them either).
+const modelsForValidationOnly: Readonly<Record<string, string>> = {
+  'apiextensions.k8s.io/v1/CustomResourceDefinition': 'V1CustomResourceDefinition',
+};
+
+function targetOf(info: ResourceInfo): Target {
   const own = info.strategy.unknownFields;
-  if (!own) return checkFields(info.kind, obj, mode, warnings);
-  if (mode === 'Ignore') return;
-  report([...unknownObjectMetaFields(obj as Record<string, unknown>), ...own(obj)], mode, warnings);
+  return { group: info.group, version: info.version, kind: info.kind, ...(own ? { ownUnknownFields: (o: KubeObject) => own(o) } : {}) };
 }
 
-export function checkFields(kind: string, obj: KubeObject, mode: FieldValidation, warnings: string[]): void {
-  if (mode === 'Ignore') return;
-  report(unknownFields(kind, obj as Record<string, unknown>), mode, warnings);
+async function fieldsOf(t: Target): Promise<KindFields | undefined> {
+  if (t.ownUnknownFields) return undefined;
+  const model = builtinModelOf(t) ?? modelsForValidationOnly[`${t.group}/${t.version}/${t.kind}`];
+  return model ? kindFields(model) : undefined;
 }
 
-function report(fields: string[], mode: FieldValidation, warnings: string[]): void {
-  const unknown = fields.map((f) => `unknown field "${f}"`);
-  if (unknown.length === 0) return;
-  if (mode === 'Strict') throw errors.badRequest(`strict decoding error: ${unknown.join(', ')}`);
-  warnings.push(...unknown);
+const unknown = (paths: readonly string[]): string[] => paths.map((p) => `unknown field ${goQuote(p)}`);
+
+/** The strict errors of a decoded object whose kind has no Go-type description: a custom resource, or the fallback. */
+function unknownFieldsWithoutModel(t: Target, obj: KubeObject): string[] {
+  const record = obj as Record<string, unknown>;
+  if (t.ownUnknownFields) return unknown([...unknownObjectMetaFields(record), ...t.ownUnknownFields(obj)]);
+  return unknown(unknownFields(t.kind, record));
+}
+
+/** The JSON document the strict decoder reads; undefined for protobuf, which kube decodes without strictness. */
+function bodyDocument(body: RequestBody | undefined, obj: KubeObject): { node: JsonNode; yamlDuplicateKeys: string[] } | undefined {
+  if (body?.mediaType === 'application/vnd.kubernetes.protobuf') return undefined;
+  const parsed = body ? parseJsonOrYamlDocument(body.raw.toString('utf8')) : undefined;
+  if (parsed?.ok) return parsed;
+  const fromObject = parseJsonOrYamlDocument(JSON.stringify(obj));
+  return fromObject.ok ? fromObject : undefined;
+}
+
+/** yaml.v2's TypeError, which YAMLToJSONStrict returns for duplicate keys: one error listing them all. */
+const yamlStrictErrors = (dups: readonly string[]): string[] => (dups.length > 0 ? [`yaml: unmarshal errors:\n  ${dups.join('\n  ')}`] : []);
+
+async function bodyStrictErrors(t: Target, obj: KubeObject, body: RequestBody | undefined): Promise<string[]> {
+  const doc = bodyDocument(body, obj);
+  if (!doc) return [];
+  const yaml = yamlStrictErrors(doc.yamlDuplicateKeys);
+  const fields = await fieldsOf(t);
+  if (fields) return [...yaml, ...fields.decodeErrors(doc.node)];
+  // custom resources decode into a map first (duplicates at any depth), then their schema finds unknown fields
+  const duplicates = t.ownUnknownFields ? duplicateFieldErrors(doc.node) : [];
+  return [...yaml, ...duplicates, ...unknownFieldsWithoutModel(t, obj)];
+}
+
+/** transformDecodeError: the kind and version the body named, and the kind it was decoded into. */
+function cannotBeHandled(t: Target, obj: KubeObject, strict: readonly string[]) {
+  const apiVersion = typeof obj.apiVersion === 'string' && obj.apiVersion !== '' ? parseGroupVersion(obj.apiVersion) : undefined;
+  const version = apiVersion?.ok ? apiVersion.version : t.version;
+  const kind = typeof obj.kind === 'string' && obj.kind !== '' ? obj.kind : t.kind;
+  return errors.badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a ${t.kind}: strict decoding error: ${strict.join(', ')}`);
+}
+
+async function checkBody(t: Target, obj: KubeObject, mode: FieldValidation, warnings: string[], body: RequestBody | undefined): Promise<void> {
+  if (mode === 'Ignore') return;
+  const strict = await bodyStrictErrors(t, obj, body);
+  if (strict.length === 0) return;
+  if (mode === 'Strict') throw cannotBeHandled(t, obj, strict);
+  warnings.push(...strict);
+}
+
+/** Field validation of a create or update body of the resource. */
+export function checkResourceFields(info: ResourceInfo, obj: KubeObject, mode: FieldValidation, warnings: string[], body?: RequestBody): Promise<void> {
+  return checkBody(targetOf(info), obj, mode, warnings, body);
+}
+
+/** Field validation of an update body of a /scale subresource (an autoscaling/v1 Scale). */
+export function checkScaleFields(obj: KubeObject, mode: FieldValidation, warnings: string[], body?: RequestBody): Promise<void> {
+  return checkBody(scale, obj, mode, warnings, body);
+}
+
+// ---- patches ----------------------------------------------------------------------------------------------
+
+/** A patch body as the strict decoder reads it (JSON only); undefined when it is not JSON (the patcher fails it). */
+function patchDocument(patch: Buffer): JsonNode | undefined {
+  // parseJsonOrYamlDocument reads JSON objects; wrapping also lets it read a JSON patch's array
+  const parsed = parseJsonOrYamlDocument(`{"patch":${patch.toString('utf8')}\n}`);
+  return parsed.ok && parsed.node.type === 'object' ? parsed.node.members[0]?.node : undefined;
+}
+
+const jsonPatchOpFields = new Set(['op', 'path', 'from', 'value']);
+
+/** kjson.UnmarshalStrict(patch, &[]jsonPatchOp), each error prefixed "json patch" as patch.go does. */
+function jsonPatchStrictErrors(doc: JsonNode): string[] {
+  if (doc.type !== 'array') return [];
+  const out: string[] = [];
+  doc.items.forEach((op, i) => {
+    if (op.type !== 'object') return;
+    const seen = new Set<string>();
+    for (const { key } of op.members) {
+      const message = !jsonPatchOpFields.has(key) ? `unknown field ${goQuote(`[${i}].${key}`)}` : seen.has(key) ? `duplicate field ${goQuote(`[${i}].${key}`)}` : undefined;
+      seen.add(key);
+      if (message && !out.includes(`json patch ${message}`)) out.push(`json patch ${message}`);
+    }
+  });
+  return out;
+}
+
+export type PatchedFieldCheck = (patched: KubeObject, warnings: string[]) => void;
+
+/**
+ * Prepares field validation of a patch request (loading the kind's fields), and returns the check of each patched
+ * object (the patcher may run more than once on conflicts). `scaleSubresource` patches an autoscaling/v1 Scale.
+ */
+export async function patchedFieldCheck(info: ResourceInfo, scaleSubresource: boolean, mode: FieldValidation, patchType: string, patch: Buffer): Promise<PatchedFieldCheck> {
+  if (mode === 'Ignore') return () => undefined;
+  const t = scaleSubresource ? scale : targetOf(info);
+  const fields = await fieldsOf(t);
+  const doc = patchDocument(patch);
+  const smp = patchType === StrategicMergePatchType;
+  const patchErrors = !doc ? [] : patchType === JSONPatchType ? jsonPatchStrictErrors(doc) : duplicateFieldErrors(doc);
+  return (patched, warnings) => {
+    const record = patched as Record<string, unknown>;
+    let resultErrors: string[];
+    if (!fields) resultErrors = unknownFieldsWithoutModel(t, patched);
+    else if (smp) resultErrors = fields.unstructuredErrors(record);
+    else {
+      // the JSON patch library re-marshals the patched document: Go maps, so keys come out sorted
+      const node = parseJsonOrYamlDocument(goJsonMarshal(patched));
+      resultErrors = node.ok ? fields.decodeErrors(node.node) : [];
+    }
+    const strict = [...patchErrors, ...resultErrors];
+    if (strict.length === 0) return;
+    if (mode === 'Warn') {
+      warnings.push(...strict);
+      return;
+    }
+    const badValue = smp ? goFormatV(doc?.value ?? {}) : goJsonMarshal(patched);
+    throw errors.invalid({ group: '', kind: '' }, '', [{ type: 'Invalid', field: 'patch', badValue, detail: `strict decoding error: ${strict.join(', ')}` }]);
+  };
 }

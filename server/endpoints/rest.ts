@@ -12,7 +12,7 @@ import { newRequestContext, type RequestContext } from '../registry/request-cont
 import type { ResourceInfo, Verb } from '../registry/resource.js';
 import type { DeleteOptions, ResourceStore, SubresourceView } from '../registry/store.js';
 import type { ApiContext } from './api-context.js';
-import { checkFields, checkResourceFields, parseFieldValidation } from './field-validation.js';
+import { checkResourceFields, checkScaleFields, parseFieldValidation, patchedFieldCheck } from './field-validation.js';
 import { buildListPredicate } from './list-predicate.js';
 import { applyPatch } from './patch/index.js';
 import { applyScale, toScale } from './scale.js';
@@ -103,7 +103,7 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
   if (info.virtual) {
     if (ri.verb !== 'create') throw errors.methodNotSupported(gr, ri.verb);
     ctx.dryRun = parseDryRun(q);
-    const body = decodeObject(req);
+    const body = await decodeObject(req);
     // Like any create, a review passes admission (webhooks skip it while ExcludeAdmissionWebhookVirtualResources is on).
     const attrs: AdmissionAttributes = {
       operation: 'CREATE',
@@ -143,18 +143,20 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
     case 'create': {
       if (ri.name !== '') throw new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
       ctx.dryRun = parseDryRun(q);
-      const body = decodeObject(req);
-      checkResourceFields(info, body, parseFieldValidation(q['fieldValidation']), ctx.warnings);
-      const created = await store.create(ctx, body, optionsObject('CreateOptions', q, ctx.dryRun));
+      const body = await decodeObject(req);
+      await checkResourceFields(info, body, parseFieldValidation(q['fieldValidation']), ctx.warnings, { raw: rawBody(req), mediaType: mediaType(req) });
+      // the body was decoded for this request alone: the store may work on it without a copy
+      const created = await store.create(ctx, body, optionsObject('CreateOptions', q, ctx.dryRun), { bodyIsOwned: true });
       addWarnings(res, ctx.warnings);
       writeObject(req, res, 201, info, created);
       return;
     }
     case 'update': {
       ctx.dryRun = parseDryRun(q);
-      const body = decodeObject(req);
-      if (sub === 'scale') checkFields('Scale', body, parseFieldValidation(q['fieldValidation']), ctx.warnings);
-      else checkResourceFields(info, body, parseFieldValidation(q['fieldValidation']), ctx.warnings);
+      const body = await decodeObject(req);
+      const sent = { raw: rawBody(req), mediaType: mediaType(req) };
+      if (sub === 'scale') await checkScaleFields(body, parseFieldValidation(q['fieldValidation']), ctx.warnings, sent);
+      else await checkResourceFields(info, body, parseFieldValidation(q['fieldValidation']), ctx.warnings, sent);
       const opts = optionsObject('UpdateOptions', q, ctx.dryRun);
       const updated = await updateSub(store, ctx, ri.name, sub, info, opts, (current) => {
         if (sub === 'scale') return applyScale(current, scaleBody(body), info.subresources.scale!);
@@ -171,16 +173,17 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
       const type = mediaType(req);
       const patch = rawBody(req);
       const fieldValidation = parseFieldValidation(q['fieldValidation']);
+      const checkPatchedFields = await patchedFieldCheck(info, sub === 'scale', fieldValidation, type, patch);
       const opts = optionsObject('UpdateOptions', q, ctx.dryRun);
       const updated = await updateSub(store, ctx, ri.name, sub, info, opts, (current) => {
         if (sub === 'scale') {
           const scale = toScale(current, info.subresources.scale!);
           const patchedScale = applyPatch(type, scale, patch, { group: 'autoscaling', version: 'v1', kind: 'Scale' }, { fieldValidation });
-          checkFields('Scale', patchedScale, fieldValidation, ctx.warnings);
+          checkPatchedFields(patchedScale, ctx.warnings);
           return applyScale(current, patchedScale, info.subresources.scale!);
         }
         const patched = applyPatch(type, current, patch, { group: info.group, version: info.version, kind: info.kind }, { fieldValidation });
-        checkResourceFields(info, patched, fieldValidation, ctx.warnings);
+        checkPatchedFields(patched, ctx.warnings);
         return patched;
       });
       addWarnings(res, ctx.warnings);
@@ -190,7 +193,7 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
     }
     case 'delete': {
       ctx.dryRun = parseDryRun(q);
-      const { opts, options } = deleteOptions(req, q, ctx.dryRun);
+      const { opts, options } = await deleteOptions(req, q, ctx.dryRun);
       const result = await store.delete(ctx, ri.name, opts, options);
       addWarnings(res, ctx.warnings);
       if (result.deleted) {
@@ -202,7 +205,7 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
     case 'deletecollection': {
       if (!allowsVerb(info, 'deletecollection')) throw errors.methodNotSupported(gr, 'deletecollection');
       ctx.dryRun = parseDryRun(q);
-      const { opts, options } = deleteOptions(req, q, ctx.dryRun);
+      const { opts, options } = await deleteOptions(req, q, ctx.dryRun);
       const list = await store.list(ctx, { predicate: buildListPredicate(info, q) });
       const deleted: KubeObject[] = [];
       for (const item of list.items) {
@@ -251,9 +254,9 @@ function finalizeNamespace(current: KubeObject, body: KubeObject): KubeObject {
   return next;
 }
 
-function deleteOptions(req: Request, q: Query, dryRun: boolean): { opts: DeleteOptions; options: KubeObject } {
+async function deleteOptions(req: Request, q: Query, dryRun: boolean): Promise<{ opts: DeleteOptions; options: KubeObject }> {
   let body: KubeObject = {};
-  if (rawBody(req).length > 0) body = decodeObject(req);
+  if (rawBody(req).length > 0) body = await decodeObject(req);
   const opts: DeleteOptions = {};
   const pre = body['preconditions'] as DeleteOptions['preconditions'] | undefined;
   if (pre) opts.preconditions = pre;

@@ -8,7 +8,7 @@ import { discoveryRouter } from '../endpoints/discovery.js';
 import { openapiRouter } from '../endpoints/openapi.js';
 import { restHandler } from '../endpoints/rest.js';
 import type { ApiserverMetrics } from '../metrics/registry.js';
-import { maxRequestBodyBytes } from './body.js';
+import { maxRequestBodyBytes, rawBodyReader } from './body.js';
 import { authenticationFilter, authorizationFilter, metricsFilter, requestInfoFilter } from './filters.js';
 import { healthRouter, type HealthChecks } from './health.js';
 import type { RequestInfo } from './request-info.js';
@@ -40,19 +40,22 @@ export function buildApp(deps: AppDeps): express.Express {
   if (deps.audit) app.use(deps.audit);
   app.use(authorizationFilter(deps.authz));
   // Bodies are read raw and decoded by the handlers, which know the media type each verb accepts.
-  app.use(express.raw({ type: () => true, limit: maxRequestBodyBytes }));
-  app.use(healthRouter(deps.health));
-  app.get('/metrics', async (_req, res) => {
-    res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
-  });
-  app.use(discoveryRouter(deps.api.index, { gitVersion: deps.gitVersion }));
-  app.use(openapiRouter(deps.api.index));
+  app.use(rawBodyReader(express.raw({ type: () => true, limit: maxRequestBodyBytes })));
+  // Resource requests go straight to the REST handler: no health, metrics, discovery or OpenAPI route matches a
+  // path that request info parses as a resource (those are at most /apis/<group>/<version>), so routing them
+  // through those routers first only costs time.
   const rest = restHandler(deps.api);
   app.use((req, res, next) => {
     const ri = res.locals['requestInfo'] as RequestInfo;
     if (ri.isResourceRequest) void rest(req, res);
     else next();
   });
+  app.use(healthRouter(deps.health));
+  app.get('/metrics', async (_req, res) => {
+    res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
+  });
+  app.use(discoveryRouter(deps.api.index, { gitVersion: deps.gitVersion }));
+  app.use(openapiRouter(deps.api.index));
   app.use((req, res) => {
     if (req.path.startsWith('/api')) writeError(res, new StatusError(404, 'NotFound', 'the server could not find the requested resource', {}));
     else res.status(404).type('text/plain').send('404 page not found\n');

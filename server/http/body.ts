@@ -1,9 +1,7 @@
 // Request bodies: size limit, media types and decoding, with kube-apiserver's errors for each failure.
-import type { Request } from 'express';
-import { parseAllDocuments } from 'yaml';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { errors } from '../api/errors.js';
 import type { KubeObject } from '../api/types.js';
-import { decodeKubernetesProtobuf } from './protobuf/index.js';
 
 /** kube-apiserver's maximum request body (apiserver.DefaultMaxRequestSizeBytes is 3 MiB). */
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
@@ -18,8 +16,58 @@ export function rawBody(req: Request): Buffer {
   return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
 }
 
+/**
+ * Reads the body into req.body as a Buffer, as express.raw({ type: () => true, limit }) does, without its
+ * per-request work (content-type parsing, charset and encoding checks, stream wrappers) for the usual request:
+ * a Content-Length within the limit and no Content-Encoding. Every other request (chunked, compressed, over the
+ * limit) goes to `fallback`, express.raw itself, so its errors and limits stay exactly as they were.
+ */
+export function rawBodyReader(fallback: RequestHandler): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const encoding = req.headers['content-encoding'];
+    const lengthHeader = req.headers['content-length'];
+    const length = lengthHeader === undefined ? NaN : Number(lengthHeader);
+    const plain = (encoding === undefined || encoding.toLowerCase() === 'identity') && req.headers['transfer-encoding'] === undefined;
+    if (!plain || !Number.isInteger(length) || length < 0 || length > maxRequestBodyBytes) {
+      void fallback(req, res, next);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let settled = false;
+    const finish = (err?: Error & { status: number; type: string }): void => {
+      if (settled) return;
+      settled = true;
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('aborted', onAborted);
+      req.off('error', onError);
+      if (err) {
+        // as body-parser: read off the rest of the request, then report
+        req.resume();
+        next(err);
+        return;
+      }
+      req.body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received);
+      next();
+    };
+    const bodyError = (status: number, type: string, message: string) => Object.assign(new Error(message), { status, type });
+    const onData = (chunk: Buffer): void => {
+      received += chunk.length;
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => finish(received === length ? undefined : bodyError(400, 'request.size.invalid', 'request size did not match content length'));
+    const onAborted = (): void => finish(bodyError(400, 'request.aborted', 'request aborted'));
+    const onError = (err: Error): void => finish(Object.assign(err, { status: 400, type: 'stream.error' }));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('aborted', onAborted);
+    req.on('error', onError);
+  };
+}
+
 /** Decodes a create/update body (JSON or YAML) into one object. */
-export function decodeObject(req: Request): KubeObject {
+export async function decodeObject(req: Request): Promise<KubeObject> {
   const type = mediaType(req);
   const raw = rawBody(req);
   if (raw.length === 0) throw errors.badRequest('the body of the request was empty');
@@ -27,9 +75,11 @@ export function decodeObject(req: Request): KubeObject {
   if (type === 'application/json' || type === '' || type === '*/*') {
     value = parseJSON(raw.toString('utf8'));
   } else if (type === 'application/yaml' || type === 'application/x-yaml' || type === 'text/yaml') {
-    value = parseYAML(raw.toString('utf8'));
+    value = await parseYAML(raw.toString('utf8'));
   } else if (type === 'application/vnd.kubernetes.protobuf') {
-    // kubectl's typed client (kubectl create namespace|configmap|…) sends protobuf for built-in kinds.
+    // kubectl's typed client (kubectl create namespace|configmap|…) sends protobuf for built-in kinds; the decoder
+    // (protobufjs and the schema) loads on the first such body, not at startup.
+    const { decodeKubernetesProtobuf } = await import('./protobuf/index.js');
     value = decodeKubernetesProtobuf(raw);
   } else {
     throw errors.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: ${acceptedMediaTypes}`);
@@ -48,7 +98,8 @@ export function parseJSON(text: string): unknown {
   }
 }
 
-function parseYAML(text: string): unknown {
+async function parseYAML(text: string): Promise<unknown> {
+  const { parseAllDocuments } = await import('yaml');
   const docs = parseAllDocuments(text, { uniqueKeys: true });
   const list = Array.isArray(docs) ? docs : [docs];
   const real = list.filter((d) => d.contents !== null);

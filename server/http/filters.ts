@@ -14,7 +14,11 @@ import { addWarnings, writeError } from './responses.js';
 
 export function requestInfoFilter() {
   return (req: Request, res: Response, next: NextFunction): void => {
-    res.locals['requestInfo'] = parseRequestInfo(req.method, req.path, req.query as Record<string, unknown>);
+    // express 5's req.query is a getter that parses the query string on every read; the filters and handlers
+    // read it several times per request, so it is parsed once here and kept on the request.
+    const query = req.query;
+    Object.defineProperty(req, 'query', { value: query, writable: true, configurable: true, enumerable: true });
+    res.locals['requestInfo'] = parseRequestInfo(req.method, req.path, query as Record<string, unknown>);
     next();
   };
 }

@@ -17,8 +17,17 @@ export function addWarnings(res: Response, warnings: readonly string[]): void {
   }
 }
 
+/**
+ * The same headers express's res.type('application/json').send() sets (no ETag: the app disables it), written
+ * with a string body: node then sends headers and body in one write, one TLS record, where send() converts the
+ * body to a Buffer and writes the two separately.
+ */
 export function writeJSON(res: Response, code: number, body: KubeObject | Status | object): void {
-  res.status(code).type('application/json').send(JSON.stringify(body));
+  const text = JSON.stringify(body);
+  res.statusCode = code;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 export function writeError(res: Response, err: unknown): void {

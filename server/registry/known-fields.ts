@@ -1,5 +1,6 @@
-// The fields each built-in kind has at the top level and in ObjectMeta, for server-side field validation
-// (fieldValidation=Strict|Warn). Nested spec/status content is not described here and is not checked.
+// The fields each built-in kind has at the top level and in ObjectMeta. Server-side field validation checks every
+// depth against the kinds' Go types (server/api/openapi/strict-decoding.ts) and falls back to this table only for a
+// kind no model describes; custom resources use it for metadata, and MutatingAdmissionPolicy before a schema loads.
 const objectMetaFields = [
   'name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp',
   'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields',

@@ -90,6 +90,28 @@ export function storageErrorToStatus(err: unknown, gr: GroupResource, name: stri
   }
 }
 
+function rfc3339Seconds(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** The formatted current second, reused within that second: every create and update stamps one. */
+let lastSecond = -1;
+let lastSecondText = '';
+function currentRfc3339Seconds(): string {
+  const ms = Date.now();
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastSecondText = rfc3339Seconds(new Date(second * 1000));
+  }
+  return lastSecondText;
+}
+
+export interface CreateCallOptions {
+  /** the caller hands the body over and does not use it afterwards, so create need not copy it first */
+  bodyIsOwned?: boolean;
+}
+
 export class ResourceStore {
   readonly gr: GroupResource;
   constructor(
@@ -101,7 +123,8 @@ export class ResourceStore {
 
   private now(): string {
     // RFC 3339 with second precision, as metav1.Time serializes.
-    return (this.deps.now?.() ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    if (this.deps.now) return rfc3339Seconds(this.deps.now());
+    return currentRfc3339Seconds();
   }
 
   key(namespace: string, name: string): string {
@@ -279,11 +302,11 @@ export class ResourceStore {
     return errs.concat(this.info.strategy.validate?.(obj) ?? []);
   }
 
-  async create(ctx: RequestContext, body: KubeObject, options: KubeObject): Promise<KubeObject> {
+  async create(ctx: RequestContext, body: KubeObject, options: KubeObject, call: CreateCallOptions = {}): Promise<KubeObject> {
     const refused = this.info.strategy.refuseCreate?.();
     if (refused) throw refused;
     await this.info.strategy.prepare?.();
-    let obj = deepCopy(body);
+    let obj = call.bodyIsOwned ? body : deepCopy(body);
     this.checkTypeMeta(obj);
     this.prepareForCreate(ctx, obj);
     const name = metaOf(obj).name ?? '';

@@ -77,8 +77,11 @@ type WatchStream = IDuplexStream<IWatchRequest, IWatchResponse>;
  * A policy that just runs the call. etcd3 only ever calls execute() on its policies; the cast skips cockatiel's
  * event properties, which nothing reads, so that cockatiel need not be a direct dependency.
  */
+const neverAborted = new AbortController().signal;
+// etcd3 ignores the signal (it only forwards it to the policy's function), so one shared signal serves every
+// call instead of an AbortController per call.
 const passThroughPolicy = {
-  execute: async <T>(fn: (context: { signal: AbortSignal }) => PromiseLike<T> | T): Promise<T> => fn({ signal: new AbortController().signal }),
+  execute: async <T>(fn: (context: { signal: AbortSignal }) => PromiseLike<T> | T): Promise<T> => fn({ signal: neverAborted }),
 } as unknown as FaultPolicy;
 
 /** Reads that failed without reaching etcd are retried this many times, within the call's deadline. */

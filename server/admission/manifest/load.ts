@@ -51,16 +51,22 @@ export async function readManifestDir(dir: string): Promise<ReadManifestDirResul
     .filter((e) => !e.isDirectory() && manifestExtensions.has(goExt(e.name).toLowerCase()))
     .map((e) => e.name)
     .sort(compareFileNames);
+  // All files are read at once (a directory of 100 manifests is 100 sequential thread-pool round trips
+  // otherwise); the outcome is still taken in name order, so the first unreadable file is the one reported.
+  const reads = await Promise.all(
+    names.map(async (name) => {
+      const path = join(dir, name);
+      try {
+        return { ok: true as const, file: { name, path, data: await readFile(path) } };
+      } catch (err) {
+        return { ok: false as const, error: { file: path, reason: `failed to read file ${goQuote(path)}: ${goPathErrorMessage(err, path)}` } };
+      }
+    }),
+  );
   const files: ManifestFile[] = [];
-  for (const name of names) {
-    const path = join(dir, name);
-    let data: Buffer;
-    try {
-      data = await readFile(path);
-    } catch (err) {
-      return { ok: false, error: { file: path, reason: `failed to read file ${goQuote(path)}: ${goPathErrorMessage(err, path)}` } };
-    }
-    if (data.length > 0) files.push({ name, path, data });
+  for (const r of reads) {
+    if (!r.ok) return { ok: false, error: r.error };
+    if (r.file.data.length > 0) files.push(r.file);
   }
   return { ok: true, files };
 }

@@ -33,6 +33,11 @@ const builtinModels: Readonly<Record<string, string>> = {
   'authorization.k8s.io/v1/SelfSubjectRulesReview': 'V1SelfSubjectRulesReview',
 };
 
+/** The client-node model of a built-in kind (`V1Deployment`), undefined for kinds it does not describe. */
+export function builtinModelOf(gvk: GroupVersionKind): string | undefined {
+  return builtinModels[key(gvk)];
+}
+
 export class BuiltinSchemaResolver implements SchemaResolver {
   private readonly loaded = new Map<string, Promise<JSONSchemaProps | undefined>>();
   private readonly schemas = new Map<string, JSONSchemaProps>();

@@ -6,8 +6,10 @@
 // (`oneOf: [string, number]`, which CEL does not expose), `format: byte` map values (Secret.data,
 // ConfigMap.binaryData) and int-or-string.
 import type { JSONSchemaProps } from '../apiextensions.js';
+import { fieldsMissingFromModels, modelsMissingFromClientNode } from './fields-missing-from-models.js';
 
-interface Attribute {
+/** One property of a generated model: its JSON name, its TypeScript type expression and its OpenAPI format. */
+export interface Attribute {
   baseName: string;
   type: string;
   format: string;
@@ -25,6 +27,7 @@ const overrides: Readonly<Record<string, Readonly<Record<string, JSONSchemaProps
   V1VolumeResourceRequirements: { limits: { type: 'object', additionalProperties: quantity }, requests: { type: 'object', additionalProperties: quantity } },
   V1PodSpec: { overhead: { type: 'object', additionalProperties: quantity } },
   V1ContainerStatus: { allocatedResources: { type: 'object', additionalProperties: quantity } },
+  V1PodStatus: { allocatedResources: { type: 'object', additionalProperties: quantity } },
   V1PersistentVolumeClaimStatus: { allocatedResources: { type: 'object', additionalProperties: quantity }, capacity: { type: 'object', additionalProperties: quantity } },
   V1EmptyDirVolumeSource: { sizeLimit: quantity },
   V1Secret: { data: { type: 'object', additionalProperties: bytes } },
@@ -35,6 +38,8 @@ const ARRAY = /^Array<(.+)>$/;
 const MAP = /^\{ \[key: string\]: (.+); \}$/;
 
 async function importModel(name: string): Promise<ModelClass | undefined> {
+  const missing = modelsMissingFromClientNode[name];
+  if (missing) return { attributeTypeMap: missing };
   // model names come from the generated type maps (identifiers), never from requests
   if (!/^[A-Za-z0-9]+$/.test(name)) return undefined;
   try {
@@ -52,15 +57,20 @@ function referencedModel(type: string): string | undefined {
   return /^[A-Z][A-Za-z0-9]*$/.test(type) && type !== 'Date' && type !== 'IntOrString' ? type : undefined;
 }
 
-/** Imports a model and every model it reaches. */
-async function loadModels(root: string): Promise<Map<string, readonly Attribute[]>> {
+/**
+ * Imports a model and every model it reaches: each model's attributes, with the fields kube serves that the
+ * generated model lacks (./fields-missing-from-models.ts).
+ */
+export async function loadModels(root: string): Promise<Map<string, readonly Attribute[]>> {
   const models = new Map<string, readonly Attribute[]>();
   let frontier = [root];
   while (frontier.length) {
     const loaded = await Promise.all(frontier.map(async (n) => [n, await importModel(n)] as const));
     const next = new Set<string>();
     for (const [name, cls] of loaded) {
-      const attrs = cls?.attributeTypeMap ?? [];
+      const generated = cls?.attributeTypeMap ?? [];
+      const added = fieldsMissingFromModels[name];
+      const attrs = added && cls ? [...generated, ...added.filter((a) => !generated.some((g) => g.baseName === a.baseName))] : generated;
       models.set(name, attrs);
       for (const a of attrs) {
         const ref = referencedModel(a.type);
