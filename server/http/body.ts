@@ -100,7 +100,9 @@ export function parseJSON(text: string): unknown {
 
 async function parseYAML(text: string): Promise<unknown> {
   const { parseAllDocuments } = await import('yaml');
-  const docs = parseAllDocuments(text, { uniqueKeys: true });
+  // Duplicate keys are read last-wins, as sigs.k8s.io/yaml's YAMLToJSON does; field validation reports them
+  // (a strict decoding error with Strict, warnings with Warn), as kube-apiserver does.
+  const docs = parseAllDocuments(text, { uniqueKeys: false });
   const list = Array.isArray(docs) ? docs : [docs];
   const real = list.filter((d) => d.contents !== null);
   if (real.length !== 1) throw errors.badRequest(`yaml: expected exactly one document in the request body, found ${real.length}`);

@@ -209,3 +209,29 @@ ${richPodSpec('      ')}`;
     );
   });
 });
+
+describe('YAML request bodies with duplicate keys', () => {
+  const body = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dup-NAME\ndata:\n  a: "1"\n  a: "2"\n';
+  const post = (name: string, mode: string) =>
+    server.request(`/api/v1/namespaces/default/configmaps?fieldValidation=${mode}`, {
+      method: 'POST',
+      body: body.replace('NAME', name),
+      headers: { 'Content-Type': 'application/yaml' },
+    });
+
+  it('fail with Strict as a strict decoding error naming the line, as YAMLToJSONStrict reports it', async () => {
+    const r = await post('strict', 'Strict');
+    expect(r.status).toBe(400);
+    expect(r.json<{ reason: string; message: string }>()).toMatchObject({
+      reason: 'BadRequest',
+      message: 'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: yaml: unmarshal errors:\n  line 7: key "a" already set in map',
+    });
+  });
+
+  it('are created with Warn, the last value winning, with the duplicate as a warning', async () => {
+    const r = await post('warn', 'Warn');
+    expect(r.status).toBe(201);
+    expect(String(r.headers['warning'])).toContain('line 7: key \\"a\\" already set in map');
+    expect(r.json<{ data: Record<string, string> }>().data).toEqual({ a: '2' });
+  });
+});
