@@ -69,6 +69,8 @@ function jsonValueFromYaml(v: unknown): JsonValue {
   return String(v);
 }
 
+const jsonScalar = /true|false|null|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
 /** A JSON reader over text JSON.parse already accepted: keeps duplicate members and each value's source text. */
 class JsonReader {
   private pos = 0;
@@ -126,7 +128,9 @@ class JsonReader {
       const s = this.string();
       return { type: 'string', value: s, raw: this.text.slice(start, this.pos) };
     }
-    const m = /^(?:true|false|null|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(this.text.slice(this.pos))!;
+    // sticky: matches at pos without copying the rest of the text (a slice per scalar is quadratic)
+    jsonScalar.lastIndex = this.pos;
+    const m = jsonScalar.exec(this.text)!;
     this.pos += m[0].length;
     const raw = m[0];
     if (raw === 'true' || raw === 'false') return { type: 'bool', value: raw === 'true', raw };
