@@ -82,7 +82,9 @@ export class WebhookReinvokeContext {
   }
 
   setLastWebhookInvocationOutput(object: KubeObject | undefined): void {
-    this.lastWebhookOutput = object === undefined ? undefined : structuredClone(object);
+    // The output only decides whether IfNeeded webhooks that ran are reinvoked: with none, skip the copy (it was a
+    // deep copy on every mutating request, webhooks or not).
+    this.lastWebhookOutput = object === undefined || this.previouslyInvokedReinvocableWebhooks.size === 0 ? undefined : structuredClone(object);
   }
 
   addReinvocableWebhookToPreviouslyInvoked(uid: string): void {
