@@ -60,6 +60,41 @@ describe('validateCustomResourceDefinition', () => {
   });
 });
 
+describe('bad values kube prints as Go structs', () => {
+  const version = (name: string, storage: boolean, extra = ''): string =>
+    `apiextensions.CustomResourceDefinitionVersion{Name:"${name}", Served:true, Storage:${storage}, Deprecated:false, DeprecationWarning:(*string)(nil), ` +
+    `Schema:(*apiextensions.CustomResourceValidation)(${extra === 'schema' ? '0xc000000000' : 'nil'}), Subresources:(*apiextensions.CustomResourceSubresources)(nil), ` +
+    `AdditionalPrinterColumns:[]apiextensions.CustomResourceColumnDefinition(nil), SelectableFields:[]apiextensions.SelectableField(nil)}`;
+
+  it('prints spec.versions with the schemas the versions share moved to the spec (nil per version)', () => {
+    const c = crd((x) => x.spec.versions.push({ name: 'v2', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }));
+    expect(messages(c)).toContain(
+      `spec.versions: Invalid value: []apiextensions.CustomResourceDefinitionVersion{${version('v1', true)}, ${version('v2', true)}}: must have exactly one version marked as storage version`,
+    );
+  });
+
+  it('prints per-version schemas as pointers when the versions differ', () => {
+    const c = crd((x) => x.spec.versions.push({ name: 'v2', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { a: { type: 'string' } } } } }));
+    expect(messages(c)).toContain(
+      `spec.versions: Invalid value: []apiextensions.CustomResourceDefinitionVersion{${version('v1', true, 'schema')}, ${version('v2', true, 'schema')}}: must have exactly one version marked as storage version`,
+    );
+  });
+
+  it('prints an empty list of versions as Go does, with no separate error for it', () => {
+    const c = crd((x) => (x.spec.versions = []));
+    const msgs = messages(c);
+    expect(msgs).toContain('spec.versions: Invalid value: []apiextensions.CustomResourceDefinitionVersion{}: must have exactly one version marked as storage version');
+    expect(msgs).toContain('status.storedVersions: Invalid value: []string(nil): must have at least one stored version');
+    expect(msgs.filter((m) => m.startsWith('spec.versions:'))).toHaveLength(1);
+  });
+
+  it('prints the storage version missing from storedVersions as a Go struct', () => {
+    const c = crd();
+    c.status!.storedVersions = ['v0'];
+    expect(messages(c)).toContain(`status.storedVersions: Invalid value: ${version('v1', true)}: must have the storage version v1`);
+  });
+});
+
 describe('validateCustomResourceDefinitionUpdate', () => {
   const established = (c: CustomResourceDefinition): CustomResourceDefinition => ({ ...c, status: { ...c.status, conditions: [{ type: 'Established', status: 'True' }] } });
 

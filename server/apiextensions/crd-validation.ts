@@ -16,11 +16,14 @@ import { fieldErrors, FieldPath, type FieldError } from '../api/field.js';
 import { isDNS1035Label, isDNS1123Subdomain } from '../registry/validation/name.js';
 import { fieldImmutableErrorMsg } from '../registry/validation/object-meta.js';
 import { isConditionTrue } from './conditions.js';
+import { goStrings, goVersion, goVersions } from './crd-go-values.js';
 
 /** The checks of the other issue #9 modules, each optional so the CRD rules work on their own. */
 export interface CrdValidationDeps {
   /** crdschema's validateStructuralSchema */
-  validateSchema?(schema: JSONSchemaProps, fldPath: FieldPath, opts: { isRoot: boolean }): FieldError[];
+  validateSchema?(schema: JSONSchemaProps, fldPath: FieldPath, opts: { isRoot: boolean; requireStructural?: boolean }): FieldError[];
+  /** whether a stored schema is structural (NewStructural and ValidateStructural pass) */
+  isStructural?(schema: JSONSchemaProps): boolean;
   /** crdcel's compileSchemaValidations, errors only; a non-structural schema only gets the static rule checks */
   compileRules?(schema: JSONSchemaProps, fldPath: FieldPath, opts: { structural: boolean }): FieldError[];
   /** crdconv's validateCustomResourceConversion; `old` on update */
@@ -115,7 +118,7 @@ function validateColumn(col: CustomResourceColumnDefinition, path: FieldPath): F
 }
 
 /** ValidateCustomResourceDefinitionVersion: deprecation warning, schema (required in v1), subresources, columns. */
-function validateVersion(version: CustomResourceDefinitionVersion, path: FieldPath, deps: CrdValidationDeps): FieldError[] {
+function validateVersion(version: CustomResourceDefinitionVersion, path: FieldPath, deps: CrdValidationDeps, requireStructural: boolean): FieldError[] {
   const errs: FieldError[] = [];
   if (!version.deprecated && version.deprecationWarning !== undefined) {
     errs.push(fieldErrors.invalid(path.child('deprecationWarning'), version.deprecationWarning, 'can only be set for deprecated versions'));
@@ -126,9 +129,10 @@ function validateVersion(version: CustomResourceDefinitionVersion, path: FieldPa
   const schema = version.schema?.openAPIV3Schema;
   if (!schema) errs.push(fieldErrors.required(schemaPath, 'schemas are required'));
   else {
-    const structuralErrs = deps.validateSchema?.(schema, schemaPath, { isRoot: true }) ?? [];
+    const structuralErrs = deps.validateSchema?.(schema, schemaPath, requireStructural ? { isRoot: true } : { isRoot: true, requireStructural: false }) ?? [];
     errs.push(...structuralErrs);
-    if (deps.compileRules) errs.push(...deps.compileRules(schema, schemaPath, { structural: structuralErrs.length === 0 }));
+    const structural = structuralErrs.length === 0 && (requireStructural || (deps.isStructural?.(schema) ?? true));
+    if (deps.compileRules) errs.push(...deps.compileRules(schema, schemaPath, { structural }));
   }
   errs.push(...validateSubresources(version.subresources, path.child('subresources')));
   (version.additionalPrinterColumns ?? []).forEach((c, i) => errs.push(...validateColumn(c, path.child('additionalPrinterColumns').index(i))));
@@ -155,6 +159,8 @@ export function validateSpec(spec: CustomResourceDefinitionSpec | undefined, pat
   }
 
   const versions = Array.isArray(s.versions) ? s.versions : [];
+  // requireStructuralSchema: a CRD stored with a non-structural schema (before v1 required them) stays updatable
+  const requireStructural = !old || !deps.isStructural || (old.spec?.versions ?? []).every((v) => !v.schema?.openAPIV3Schema || deps.isStructural!(v.schema.openAPIV3Schema));
   let storageCount = 0;
   const seen = new Set<string>();
   let unique = true;
@@ -165,10 +171,12 @@ export function validateSpec(spec: CustomResourceDefinitionSpec | undefined, pat
     seen.add(v.name);
     const nameErrs = isDNS1035Label(asString(v.name));
     if (nameErrs.length) errs.push(fieldErrors.invalid(vp.child('name'), v.name ?? '', nameErrs.join(',')));
-    errs.push(...validateVersion(v, vp, deps));
+    errs.push(...validateVersion(v, vp, deps, requireStructural));
   });
-  if (!unique) errs.push(fieldErrors.invalid(path.child('versions'), versions, 'must contain unique version names'));
-  if (storageCount !== 1) errs.push(fieldErrors.invalid(path.child('versions'), versions, 'must have exactly one version marked as storage version'));
+  // kube prints the versions as Go's %#v of the internal type, and has no separate error for an empty list
+  const badVersions = goVersions(Array.isArray(s.versions) ? s.versions : undefined);
+  if (!unique) errs.push(fieldErrors.invalid(path.child('versions'), badVersions, 'must contain unique version names'));
+  if (storageCount !== 1) errs.push(fieldErrors.invalid(path.child('versions'), badVersions, 'must have exactly one version marked as storage version'));
 
   // some names are required in spec but not in status
   const names = (s.names ?? {}) as Partial<CustomResourceDefinitionNames>;
@@ -185,12 +193,12 @@ export function validateSpec(spec: CustomResourceDefinitionSpec | undefined, pat
 /** ValidateCustomResourceDefinitionStoredVersions */
 export function validateStoredVersions(stored: string[] | undefined, versions: CustomResourceDefinitionVersion[], path: FieldPath): FieldError[] {
   const list = stored ?? [];
-  if (list.length === 0) return [fieldErrors.invalid(path, list, 'must have at least one stored version')];
+  if (list.length === 0) return [fieldErrors.invalid(path, goStrings(stored), 'must have at least one stored version')];
   const errs: FieldError[] = [];
   const remaining = new Map(list.map((v, i) => [v, i]));
   for (const v of versions) {
     const has = remaining.has(v.name);
-    if (v.storage && !has) errs.push(fieldErrors.invalid(path, v, `must have the storage version ${v.name}`));
+    if (v.storage && !has) errs.push(fieldErrors.invalid(path, goVersion(v, versions), `must have the storage version ${v.name}`));
     if (has) remaining.delete(v.name);
   }
   for (const [v, i] of remaining) errs.push(fieldErrors.invalid(path.index(i), v, 'must appear in spec.versions'));

@@ -7,7 +7,6 @@ import type { ResourceIndex } from '../registry/resource-index.js';
 import type { ResourceInfo } from '../registry/resource.js';
 import type { ResourceStore } from '../registry/store.js';
 import { CustomResourceDefinitionController } from './controllers/crd-controller.js';
-import { customResourceOps } from './customresource/ops.js';
 import type { Converter } from './customresource/schema-ops.js';
 import { CustomResourceServing } from './serving.js';
 
@@ -32,7 +31,9 @@ export interface CustomResourceDefinitions {
 }
 
 export function customResourceDefinitions(deps: CustomResourceDefinitionsDeps): CustomResourceDefinitions {
-  const serving = new CustomResourceServing(deps.index, customResourceOps({ webhookClient: deps.webhookClient }), deps.log);
+  // ops.ts pulls in the schema, CEL and conversion modules: imported when the first CRD is established
+  const loadOps = async () => (await import('./customresource/ops.js')).customResourceOps({ webhookClient: deps.webhookClient });
+  const serving = new CustomResourceServing(deps.index, loadOps, deps.log);
   const crdInfo = deps.index.lookup('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
   const controller = new CustomResourceDefinitionController({ crds: deps.storeFor(crdInfo), serving, storeFor: deps.storeFor, log: deps.log });
   let unregister: (() => void) | undefined;

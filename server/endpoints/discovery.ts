@@ -197,9 +197,10 @@ function apiResourcesOf(r: ResourceInfo): APIResource[] {
   const main: APIResource = { name: r.resource, singularName: r.singular, namespaced: r.namespaced, kind: r.kind, verbs: sortedVerbs(r.verbs) };
   if (r.shortNames.length) main.shortNames = [...r.shortNames];
   if (r.categories.length) main.categories = [...r.categories];
-  // Virtual resources are never stored, so kube-apiserver gives them no storage version hash.
-  // For CRDs this hashes the served version; kube hashes the storage version, which the index does not track.
-  if (!r.virtual) main.storageVersionHash = storageVersionHash(r.group, r.version, r.kind);
+  // Virtual resources are never stored, so kube-apiserver gives them no storage version hash. The hash is of
+  // the version objects are stored in (a CRD's storage version for every served version), so that clients
+  // see when a resource's storage changes.
+  if (!r.virtual) main.storageVersionHash = storageVersionHash(r.group, r.storageVersion ?? r.version, r.kind);
   const subs = subresourcesOf(r).map<APIResource>((s) => {
     const e: APIResource = { name: `${r.resource}/${s.name}`, singularName: '', namespaced: r.namespaced, kind: s.kind, verbs: [...subresourceVerbs] };
     if (s.group !== undefined) e.group = s.group;

@@ -175,6 +175,7 @@ function cellFor(column: PrinterColumn, value: unknown, now: Date): TableCell {
 }
 
 function cellOf(column: PrinterColumn, obj: KubeObject, now: Date): TableCell {
+  if (column.cell) return column.cell(obj, now);
   if (column.compute) {
     const v = column.compute(obj);
     // A computed date is already the cell (the default table convertor prints RFC 3339, not an age).

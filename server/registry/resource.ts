@@ -21,6 +21,8 @@ export interface PrinterColumn {
   /** simple JSONPath over the object (".status.phase"), or a computed cell */
   jsonPath?: string;
   compute?: (obj: KubeObject) => string | number | boolean | null;
+  /** the whole cell, rendered by the resource's own table convertor (custom resources); wins over jsonPath */
+  cell?: (obj: KubeObject, now: Date) => string | number | boolean | null;
 }
 
 export interface ScaleSubresource {
@@ -105,6 +107,8 @@ export interface ResourceInfo {
   virtual?: 'authentication' | 'authorization';
   /** objects are stored in another version and converted (custom resources) */
   codec?: StorageCodec;
+  /** the version objects are stored in when it is not this one (custom resources); discovery's storageVersionHash hashes it */
+  storageVersion?: string;
   /** the kind's OpenAPI v3 schema when the server knows it (custom resources), for the OpenAPI documents */
   openAPIV3Schema?: Record<string, unknown>;
 }

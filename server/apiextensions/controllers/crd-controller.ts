@@ -1,10 +1,11 @@
 // The CRD controllers apiextensions-apiserver runs, over this server's storage: the names controller
-// (acceptedNames, NamesAccepted), the establishing controller (Established once the names are accepted) and the
+// (acceptedNames, NamesAccepted), the nonstructuralschema controller (NonStructuralSchema for stored schemas
+// that are not structural), the establishing controller (Established once the names are accepted) and the
 // finalizer controller (on delete: Terminating, every custom resource deleted through the REST store so
 // admission runs, then the customresourcecleanup finalizer removed and the CRD gone). Every CRD event also goes
 // to the serving registry, so what is served follows what is stored — writes of this server and, through the
 // storage watch, of others on the same etcd.
-import type { CustomResourceDefinition } from '../../api/apiextensions.js';
+import type { CustomResourceDefinition, CustomResourceDefinitionCondition } from '../../api/apiextensions.js';
 import { StatusError } from '../../api/errors.js';
 import type { KubeObject, UserInfo } from '../../api/types.js';
 import { metaOf } from '../../registry/object-fields.js';
@@ -12,10 +13,11 @@ import { newRequestContext } from '../../registry/request-context.js';
 import type { ResourceInfo } from '../../registry/resource.js';
 import type { ResourceStore } from '../../registry/store.js';
 import type { StorageWatch } from '../../storage/interface.js';
-import { isConditionTrue, setCondition } from '../conditions.js';
+import { findCondition, isConditionTrue, setCondition } from '../conditions.js';
 import { customResourceCleanupFinalizer } from '../crd-strategy.js';
 import type { CustomResourceServing } from '../serving.js';
 import { decideNames } from './naming.js';
+import { nonStructuralCondition } from './nonstructural.js';
 
 const controllerUser: UserInfo = { username: 'system:apiserver', uid: 'kah-apiextensions-controllers', groups: ['system:authenticated', 'system:masters'] };
 const updateOptions: KubeObject = { kind: 'UpdateOptions', apiVersion: 'meta.k8s.io/v1' };
@@ -32,6 +34,8 @@ export interface CrdControllerDeps {
 
 const asCrd = (o: KubeObject): CustomResourceDefinition => o as unknown as CustomResourceDefinition;
 const jsonEqual = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+const sameCondition = (a: CustomResourceDefinitionCondition | undefined, b: CustomResourceDefinitionCondition | undefined): boolean =>
+  a?.status === b?.status && a?.reason === b?.reason && a?.message === b?.message;
 
 export class CustomResourceDefinitionController {
   private watch?: StorageWatch;
@@ -52,6 +56,8 @@ export class CustomResourceDefinitionController {
     const ctx = newRequestContext(controllerUser, '');
     const list = await this.deps.crds.list(ctx, {});
     for (const item of list.items) this.observe('ADDED', item);
+    // synced means served: the established CRDs wait for the custom resource modules to load
+    await this.deps.serving.settled();
     this.synced = true;
     this.watch = this.deps.crds.watch(ctx, list.metadata.resourceVersion ?? '0', {
       onEvent: (e) => this.observe(e.type, e.object),
@@ -133,13 +139,25 @@ export class CustomResourceDefinitionController {
       if ((crd.metadata.finalizers ?? []).includes(customResourceCleanupFinalizer)) await this.finalize(crd);
       return;
     }
+    // Load the custom resource modules before Established is written, so a client that sees the condition
+    // finds the resources served.
+    const ops = await this.deps.serving.loadOps();
+    // nonstructuralschema controller
+    const wanted = nonStructuralCondition(crd, ops.structuralViolations);
+    const current = findCondition(crd, 'NonStructuralSchema');
+    if (wanted ? !sameCondition(current, wanted) : current !== undefined) {
+      crd = await this.updateStatus(name, (c) => {
+        if (wanted) setCondition(c, wanted);
+        else if (c.status?.conditions) c.status.conditions = c.status.conditions.filter((x) => x.type !== 'NonStructuralSchema');
+      });
+      this.deps.serving.observe('MODIFIED', crd);
+    }
     // names controller
     const all = (await this.deps.crds.list(ctx, {})).items.map(asCrd);
     const decision = decideNames(crd, all);
     const namesCondition = (crd.status?.conditions ?? []).find((c) => c.type === 'NamesAccepted');
     const establishedCondition = (crd.status?.conditions ?? []).find((c) => c.type === 'Established');
     const sameNames = jsonEqual(crd.status?.acceptedNames, decision.acceptedNames);
-    const sameCondition = (a: typeof namesCondition, b: typeof namesCondition) => a?.status === b?.status && a?.reason === b?.reason && a?.message === b?.message;
     if (!sameNames || !sameCondition(namesCondition, decision.namesAccepted) || !sameCondition(establishedCondition, decision.established)) {
       crd = await this.updateStatus(name, (c) => {
         (c.status ??= {}).acceptedNames = decision.acceptedNames;

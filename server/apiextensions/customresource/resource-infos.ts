@@ -16,15 +16,25 @@ const creationTimestampDescription =
 
 const columnTypes = new Set<PrinterColumn['type']>(['string', 'integer', 'number', 'boolean', 'date']);
 
-/** additionalPrinterColumns, or kube's default Age column when a version has none. */
-export function printerColumnsOf(version: CustomResourceDefinitionVersion): PrinterColumn[] {
+/**
+ * additionalPrinterColumns, or kube's default Age column when a version has none; cells rendered by the CRD
+ * table convertor, and a column without a description described by its path as kube does.
+ */
+export function printerColumnsOf(version: CustomResourceDefinitionVersion, ops: Pick<CustomResourceOps, 'printerCell'>): PrinterColumn[] {
   const cols: CustomResourceColumnDefinition[] = version.additionalPrinterColumns?.length
     ? version.additionalPrinterColumns
     : [{ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', description: creationTimestampDescription }];
   return cols.map((c) => {
-    const col: PrinterColumn = { name: c.name, type: columnTypes.has(c.type as PrinterColumn['type']) ? (c.type as PrinterColumn['type']) : 'string', jsonPath: c.jsonPath };
+    const type = columnTypes.has(c.type as PrinterColumn['type']) ? (c.type as PrinterColumn['type']) : 'string';
+    const spec = { type, jsonPath: c.jsonPath };
+    const col: PrinterColumn = {
+      name: c.name,
+      type,
+      jsonPath: c.jsonPath,
+      description: c.description || `Custom resource definition column (in JSONPath format): ${c.jsonPath}`,
+      cell: (obj, now) => ops.printerCell(spec, obj, now),
+    };
     if (c.priority !== undefined) col.priority = c.priority;
-    if (c.description !== undefined) col.description = c.description;
     if (c.format !== undefined) col.format = c.format;
     return col;
   });
@@ -80,8 +90,9 @@ export function customResourceInfos(crd: CustomResourceDefinition, ops: CustomRe
       nameRule: 'DNS1123Subdomain',
       hasGeneration: true,
       hasStatus: statusEnabled,
-      printerColumns: printerColumnsOf(version),
+      printerColumns: printerColumnsOf(version, ops),
       strategy,
+      storageVersion: storage.name,
       codec: storageCodec(converter, apiVersionOf(group, storage.name), apiVersionOf(group, version.name), (o) => strategy.applyDefaults?.(o)),
       ...(schema ? { openAPIV3Schema: schema as Record<string, unknown> } : {}),
     };

@@ -1,8 +1,9 @@
-// What serving a custom resource needs from the schema, CEL and conversion modules of issue #9, as one set of
+// What serving a custom resource needs from the schema, CEL, conversion and printer-column modules, as one set of
 // functions: the serving code depends on these signatures, the wiring (ops.ts) supplies the implementations.
 import type { CustomResourceDefinition, JSONSchemaProps } from '../../api/apiextensions.js';
 import type { FieldError, FieldPath } from '../../api/field.js';
 import type { KubeObject } from '../../api/types.js';
+import type { PrinterColumn } from '../../registry/resource.js';
 
 /** x-kubernetes-validations of one schema, compiled (crdcel's CustomResourceRuleValidator). */
 export interface RuleValidator {
@@ -25,4 +26,8 @@ export interface CustomResourceOps {
   /** the compiled rules of a schema, or undefined when it has none */
   compileRules(schema: JSONSchemaProps, fldPath: FieldPath): RuleValidator | undefined;
   converterFor(crd: CustomResourceDefinition): Converter;
+  /** NewStructural's error or ValidateStructural's violations of a stored schema (nonstructuralschema controller) */
+  structuralViolations(schema: JSONSchemaProps, path: FieldPath): { conversionError?: string; violations: FieldError[] };
+  /** the table cell of an additionalPrinterColumn (kube's CRD tableconvertor) */
+  printerCell(column: { type: PrinterColumn['type']; jsonPath: string }, obj: KubeObject, now: Date): string | number | boolean | null;
 }

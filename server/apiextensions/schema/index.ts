@@ -12,7 +12,7 @@ import { validateListSetsAndMaps } from './list-type.js';
 import { validateValueAgainst } from './openapi-validate.js';
 import { pruneWithSchema } from './pruning.js';
 
-export { validateStructuralSchema, type StructuralSchemaOptions } from './structural-validation.js';
+export { structuralSchemaViolations, validateStructuralSchema, type StructuralSchemaOptions } from './structural-validation.js';
 export { compileSchema, type CompiledSchema } from './compiled.js';
 
 /**

@@ -203,6 +203,12 @@ export function validateStructural(s: JSONSchemaProps, path: FieldPath): FieldEr
   });
 }
 
+/** What the nonstructuralschema controller checks of a stored schema: NewStructural's error, else ValidateStructural. */
+export function structuralSchemaViolations(schema: JSONSchemaProps, path: FieldPath): { conversionError?: string; violations: FieldError[] } {
+  const conversionError = structuralConversionError(schema);
+  return conversionError ? { conversionError, violations: [] } : { violations: validateStructural(schema, path) };
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // ValidateDefaults
 
@@ -393,6 +399,11 @@ function validateMapListKeysMapSet(s: JSONSchemaProps, path: FieldPath): FieldEr
 export interface StructuralSchemaOptions {
   /** true for a version's openAPIV3Schema (the resource root); defaults to true */
   isRoot?: boolean;
+  /**
+   * false when updating a CRD that already has a non-structural schema: kube then skips NewStructural,
+   * ValidateStructural and ValidateDefaults (requireStructuralSchema), so such CRDs stay updatable; defaults to true
+   */
+  requireStructural?: boolean;
 }
 
 /**
@@ -404,8 +415,10 @@ export function validateStructuralSchema(schema: JSONSchemaProps, fldPath: Field
   const errs: FieldError[] = [];
   if (isRoot && schema.nullable) errs.push(fieldErrors.forbidden(fldPath.child('nullable'), 'nullable cannot be true at the root'));
   const initErrs: FieldError[] = [];
-  const conversionError = structuralConversionError(schema);
-  if (conversionError) {
+  const conversionError = opts.requireStructural === false ? undefined : structuralConversionError(schema);
+  if (opts.requireStructural === false) {
+    // ratcheting: the structural checks are not required of this CRD
+  } else if (conversionError) {
     initErrs.push(fieldErrors.invalid(fldPath, '', conversionError));
   } else {
     const structuralErrs = isRoot ? validateStructural(schema, fldPath) : [];
