@@ -4,6 +4,7 @@
 // YAML goes through sigs.k8s.io/yaml (yaml.v2, YAML 1.1), whose duplicate keys are strictness errors.
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node as YamlNode } from 'yaml';
 import { goQuote } from '../options/go-strconv.js';
+import { goYamlSyntaxError, hasGoYamlUnprintable } from './go-yaml-errors.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -214,7 +215,15 @@ export function parseJsonOrYamlDocument(text: string): ParsedJsonDocument {
   });
   // yaml.v2 Unmarshal reads the first document only.
   const doc: Document.Parsed | undefined = Array.isArray(docs) ? docs[0] : undefined;
-  if (doc && doc.errors.length > 0) {
+  const yamlFailed = doc !== undefined && doc.errors.length > 0;
+  // Syntax errors are worded and placed as yaml.v2 does ("yaml: line 4: did not find expected key"), which
+  // go-yaml-errors finds by re-walking the text; the yaml package also accepts control characters yaml.v2 refuses.
+  if (yamlFailed || hasGoYamlUnprintable(text)) {
+    const goError = goYamlSyntaxError(text);
+    if (goError !== undefined) return { ok: false, error: goError };
+  }
+  if (yamlFailed) {
+    // Documents the yaml package refuses but yaml.v2 reads (rare): no kube text to match, so the yaml package's.
     const e = doc.errors[0]!;
     const line = e.linePos?.[0]?.line ?? 1;
     const message = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/u, '');
