@@ -382,14 +382,24 @@ export class ApiServer {
     const store = this.storeFor(this.index.lookup('', 'v1', 'namespaces')!);
     const attempt = async () => {
       try {
-        for (const name of systemNamespaces) {
+        // kube's system namespaces controller: create only the missing ones (a restart on etcd finds them all), and
+        // not one after another: readiness waits for them.
+        const ensure = async (name: string): Promise<void> => {
+          const ctx = newRequestContext(systemUser, '');
           try {
-            await store.create(newRequestContext(systemUser, ''), { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' });
+            await store.get(ctx, name);
+            return;
+          } catch (err) {
+            if (!(err instanceof StatusError && err.code === 404)) throw err;
+          }
+          try {
+            await store.create(ctx, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' });
             this.config.log.v(2).info('created system namespace', { namespace: name });
           } catch (err) {
             if (!(err instanceof StatusError && err.code === 409)) throw err;
           }
-        }
+        };
+        await Promise.all(systemNamespaces.map(ensure));
         this.systemNamespacesReady = true;
       } catch (err) {
         this.config.log.info('creating system namespaces failed; retrying', { error: (err as Error).message });
