@@ -37,6 +37,7 @@ import type { FeatureGates } from './options/index.js';
 import { StatusError } from './api/errors.js';
 import type { Authenticator } from './authn/index.js';
 import type { Authorizer } from './authz/index.js';
+import { DelayedCalls } from './controllers/delayed-calls.js';
 import { NamespaceController } from './controllers/namespace-controller.js';
 import type { ApiContext, VirtualResourceHandler } from './endpoints/api-context.js';
 import { buildApp } from './http/app.js';
@@ -95,7 +96,7 @@ export class ApiServer {
   private namespaceController?: NamespaceController;
   private systemNamespacesReady = false;
   private shuttingDown = false;
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly retries = new DelayedCalls();
   private chain?: AdmissionChain;
   /** the stores call admission through this, so the chain can be built after the stores it reads from */
   private readonly admission: AdmissionChain = {
@@ -326,7 +327,8 @@ export class ApiServer {
     });
     this.bootstrapSystemNamespaces();
     this.namespaceController = new NamespaceController({ index: this.index, storeFor: (i) => this.storeFor(i), log: (m, f) => config.log.info(m, f) });
-    this.startNamespaceController();
+    // it lists again until storage answers, logging each failure
+    void this.namespaceController.start();
     this.policyStatusController = new ValidatingAdmissionPolicyStatusController({
       store: this.storeFor(this.index.lookup('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicies')!),
       // kinds and schemas through the ResourceIndex, so the served custom resources are checked as well
@@ -357,24 +359,8 @@ export class ApiServer {
     });
     this.crds = crds;
     this.writeObservers.set(gvrKey(crdInfo.group, crdInfo.version, crdInfo.resource), (type, obj) => crds.observe(type, obj));
-    const attempt = async (): Promise<void> => {
-      try {
-        await crds.start();
-      } catch (err) {
-        this.config.log.info('custom resource definitions could not be listed; retrying', { error: (err as Error).message });
-        this.later(() => void attempt(), 1000);
-      }
-    };
-    await attempt();
-  }
-
-  private later(fn: () => void, ms: number): void {
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      if (!this.shuttingDown) fn();
-    }, ms);
-    t.unref();
-    this.timers.add(t);
+    // the CRD controller lists again until storage answers, logging each failure
+    await crds.start();
   }
 
   /** Creates the system namespaces, retrying while storage is unreachable (readyz says so meanwhile). */
@@ -403,24 +389,17 @@ export class ApiServer {
         this.systemNamespacesReady = true;
       } catch (err) {
         this.config.log.info('creating system namespaces failed; retrying', { error: (err as Error).message });
-        this.later(() => void attempt(), 500);
+        this.retries.after(500, () => void attempt());
       }
     };
     void attempt();
-  }
-
-  private startNamespaceController(): void {
-    this.namespaceController!.start().catch((err: Error) => {
-      this.config.log.info('namespace controller could not start; retrying', { error: err.message });
-      this.later(() => this.startNamespaceController(), 1000);
-    });
   }
 
   /** Graceful shutdown: readyz fails, no new connections, in-flight requests finish (bounded), watches end. */
   async shutdown(): Promise<void> {
     if (this.shuttingDown) return;
     this.shuttingDown = true;
-    for (const t of this.timers) clearTimeout(t);
+    this.retries.stop();
     this.namespaceController?.stop();
     this.policyStatusController?.stop();
     this.crds?.stop();

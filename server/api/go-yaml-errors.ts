@@ -334,6 +334,20 @@ class Scanner {
 
   // ---- fetchers ----
 
+  /** '---' or '...' at the start of a line, followed by a blank: a document boundary ends any scalar. */
+  private atDocumentIndicator(): boolean {
+    // Characters are looked at in scannerc.go's order: reaching a refused chunk earlier would fail the read sooner.
+    const c = this.at();
+    return this.mark.column === 0 && (c === '-' || c === '.') && this.at(1) === c && this.at(2) === c && isBlankZ(this.at(3));
+  }
+
+  /** The tokens that are their one indicator character: the token starts where the character stands. */
+  private fetchIndicator(type: TokenType): void {
+    const start = copyMark(this.mark);
+    this.skip();
+    this.append(type, start);
+  }
+
   private fetchStreamEnd(): void {
     // The stream ends on a line of its own.
     if (this.mark.column !== 0) {
@@ -357,55 +371,49 @@ class Scanner {
     this.append(type, start);
   }
 
+  /**
+   * In block context a '-', '?' or ':' opens its collection at its column (roll_indent), where a simple key could
+   * start; elsewhere ("key: value: more") it is the scanner's error.
+   */
+  private openBlockCollection(type: 'BLOCK-SEQUENCE-START' | 'BLOCK-MAPPING-START', problem: string): void {
+    if (this.flowLevel !== 0) return;
+    if (!this.simpleKeyAllowed) this.error('', this.mark, problem);
+    this.rollIndent(this.mark.column, -1, type, this.mark);
+  }
+
   private fetchFlowCollectionStart(type: 'FLOW-SEQUENCE-START' | 'FLOW-MAPPING-START'): void {
     this.saveSimpleKey();
     this.increaseFlowLevel();
     this.simpleKeyAllowed = true;
-    const start = copyMark(this.mark);
-    this.skip();
-    this.append(type, start);
+    this.fetchIndicator(type);
   }
 
   private fetchFlowCollectionEnd(type: 'FLOW-SEQUENCE-END' | 'FLOW-MAPPING-END'): void {
     this.removeSimpleKey();
     this.decreaseFlowLevel();
     this.simpleKeyAllowed = false;
-    const start = copyMark(this.mark);
-    this.skip();
-    this.append(type, start);
+    this.fetchIndicator(type);
   }
 
   private fetchFlowEntry(): void {
     this.removeSimpleKey();
     this.simpleKeyAllowed = true;
-    const start = copyMark(this.mark);
-    this.skip();
-    this.append('FLOW-ENTRY', start);
+    this.fetchIndicator('FLOW-ENTRY');
   }
 
   private fetchBlockEntry(): void {
-    if (this.flowLevel === 0) {
-      if (!this.simpleKeyAllowed) this.error('', this.mark, 'block sequence entries are not allowed in this context');
-      this.rollIndent(this.mark.column, -1, 'BLOCK-SEQUENCE-START', this.mark);
-    }
+    this.openBlockCollection('BLOCK-SEQUENCE-START', 'block sequence entries are not allowed in this context');
     // In flow context the parser reports the '-', with its context.
     this.removeSimpleKey();
     this.simpleKeyAllowed = true;
-    const start = copyMark(this.mark);
-    this.skip();
-    this.append('BLOCK-ENTRY', start);
+    this.fetchIndicator('BLOCK-ENTRY');
   }
 
   private fetchKey(): void {
-    if (this.flowLevel === 0) {
-      if (!this.simpleKeyAllowed) this.error('', this.mark, 'mapping keys are not allowed in this context');
-      this.rollIndent(this.mark.column, -1, 'BLOCK-MAPPING-START', this.mark);
-    }
+    this.openBlockCollection('BLOCK-MAPPING-START', 'mapping keys are not allowed in this context');
     this.removeSimpleKey();
     this.simpleKeyAllowed = this.flowLevel === 0;
-    const start = copyMark(this.mark);
-    this.skip();
-    this.append('KEY', start);
+    this.fetchIndicator('KEY');
   }
 
   private fetchValue(): void {
@@ -419,15 +427,10 @@ class Scanner {
       this.simpleKeyAllowed = false;
     } else {
       // ':' after a complex key, or where no key can be: "key: value: more" lands here.
-      if (this.flowLevel === 0) {
-        if (!this.simpleKeyAllowed) this.error('', this.mark, 'mapping values are not allowed in this context');
-        this.rollIndent(this.mark.column, -1, 'BLOCK-MAPPING-START', this.mark);
-      }
+      this.openBlockCollection('BLOCK-MAPPING-START', 'mapping values are not allowed in this context');
       this.simpleKeyAllowed = this.flowLevel === 0;
     }
-    const start = copyMark(this.mark);
-    this.skip();
-    this.append('VALUE', start);
+    this.fetchIndicator('VALUE');
   }
 
   private fetchAnchor(type: 'ALIAS' | 'ANCHOR'): void {
@@ -615,14 +618,7 @@ class Scanner {
     const start = copyMark(this.mark);
     this.skip();
     for (;;) {
-      const c0 = this.at();
-      if (
-        this.mark.column === 0 &&
-        ((c0 === '-' && this.at(1) === '-' && this.at(2) === '-') || (c0 === '.' && this.at(1) === '.' && this.at(2) === '.')) &&
-        isBlankZ(this.at(3))
-      ) {
-        this.error('while scanning a quoted scalar', start, 'found unexpected document indicator');
-      }
+      if (this.atDocumentIndicator()) this.error('while scanning a quoted scalar', start, 'found unexpected document indicator');
       if (isZ(this.at())) this.error('while scanning a quoted scalar', start, 'found unexpected end of stream');
       while (!isBlankZ(this.at())) {
         const c = this.at();
@@ -676,14 +672,7 @@ class Scanner {
     const indent = this.indent + 1;
     let leadingBlanks = false;
     for (;;) {
-      const c0 = this.at();
-      if (
-        this.mark.column === 0 &&
-        ((c0 === '-' && this.at(1) === '-' && this.at(2) === '-') || (c0 === '.' && this.at(1) === '.' && this.at(2) === '.')) &&
-        isBlankZ(this.at(3))
-      ) {
-        break;
-      }
+      if (this.atDocumentIndicator()) break;
       if (this.at() === '#') break;
       while (!isBlankZ(this.at())) {
         const c = this.at();
@@ -866,26 +855,15 @@ class Parser {
     const start = this.peek().start;
     this.skip();
     for (let first = true; ; first = false) {
-      let token = this.peek();
-      if (token.type === 'FLOW-SEQUENCE-END') return this.skip();
-      if (!first) {
-        if (token.type !== 'FLOW-ENTRY') this.error("did not find expected ',' or ']'", token.start, start);
-        this.skip();
-        token = this.peek();
-        if (token.type === 'FLOW-SEQUENCE-END') return this.skip();
-      }
+      let token = this.flowEntry('FLOW-SEQUENCE-END', first, start);
+      if (!token) return;
       if (token.type === 'KEY') {
         // A single-pair mapping inside the sequence: [a: b].
         this.skip();
         token = this.peek();
         if (token.type !== 'VALUE' && token.type !== 'FLOW-ENTRY' && token.type !== 'FLOW-SEQUENCE-END') this.node(false, false);
         else this.skip(); // yaml.v2 consumes the token after an empty key here
-        token = this.peek();
-        if (token.type === 'VALUE') {
-          this.skip();
-          token = this.peek();
-          if (token.type !== 'FLOW-ENTRY' && token.type !== 'FLOW-SEQUENCE-END') this.node(false, false);
-        }
+        this.flowValue('FLOW-SEQUENCE-END');
         this.peek();
       } else {
         this.node(false, false);
@@ -897,29 +875,43 @@ class Parser {
     const start = this.peek().start;
     this.skip();
     for (let first = true; ; first = false) {
-      let token = this.peek();
-      if (token.type === 'FLOW-MAPPING-END') return this.skip();
-      if (!first) {
-        if (token.type !== 'FLOW-ENTRY') this.error("did not find expected ',' or '}'", token.start, start);
-        this.skip();
-        token = this.peek();
-        if (token.type === 'FLOW-MAPPING-END') return this.skip();
-      }
+      const token = this.flowEntry('FLOW-MAPPING-END', first, start);
+      if (!token) return;
       if (token.type === 'KEY') {
         this.skip();
-        token = this.peek();
-        if (token.type !== 'VALUE' && token.type !== 'FLOW-ENTRY' && token.type !== 'FLOW-MAPPING-END') this.node(false, false);
-        token = this.peek();
-        if (token.type === 'VALUE') {
-          this.skip();
-          token = this.peek();
-          if (token.type !== 'FLOW-ENTRY' && token.type !== 'FLOW-MAPPING-END') this.node(false, false);
-        }
+        const next = this.peek();
+        if (next.type !== 'VALUE' && next.type !== 'FLOW-ENTRY' && next.type !== 'FLOW-MAPPING-END') this.node(false, false);
+        this.flowValue('FLOW-MAPPING-END');
       } else {
         this.node(false, false);
         this.peek();
       }
     }
+  }
+
+  /**
+   * The start of a flow sequence or mapping entry, as parse_flow_sequence_entry and parse_flow_mapping_key share it:
+   * entries after the first need a ',' before them, and the closing bracket ends the collection (also after a
+   * trailing ','). Returns the entry's first token, or undefined once the closing bracket is consumed.
+   */
+  private flowEntry(end: 'FLOW-SEQUENCE-END' | 'FLOW-MAPPING-END', first: boolean, start: Mark): Token | undefined {
+    let token = this.peek();
+    if (!first && token.type !== end) {
+      if (token.type !== 'FLOW-ENTRY') this.error(`did not find expected ',' or '${end === 'FLOW-SEQUENCE-END' ? ']' : '}'}'`, token.start, start);
+      this.skip();
+      token = this.peek();
+    }
+    if (token.type !== end) return token;
+    this.skip();
+    return undefined;
+  }
+
+  /** The value of a flow pair, when there is one: empty when a ',' or the closing bracket follows the ':'. */
+  private flowValue(end: 'FLOW-SEQUENCE-END' | 'FLOW-MAPPING-END'): void {
+    if (this.peek().type !== 'VALUE') return;
+    this.skip();
+    const token = this.peek();
+    if (token.type !== 'FLOW-ENTRY' && token.type !== end) this.node(false, false);
   }
 }
 

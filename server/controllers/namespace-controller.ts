@@ -7,7 +7,8 @@ import { newRequestContext } from '../registry/request-context.js';
 import type { ResourceIndex } from '../registry/resource-index.js';
 import type { ResourceInfo } from '../registry/resource.js';
 import type { ResourceStore } from '../registry/store.js';
-import type { StorageWatch } from '../storage/interface.js';
+import { DelayedCalls } from './delayed-calls.js';
+import { ListWatch } from './list-watch.js';
 
 const controllerUser: UserInfo = { username: 'system:serviceaccount:kube-system:namespace-controller', groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'] };
 
@@ -20,46 +21,42 @@ export interface NamespaceControllerDeps {
 }
 
 export class NamespaceController {
-  private watch?: StorageWatch;
   private readonly inFlight = new Set<string>();
-  private stopped = false;
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly retries = new DelayedCalls();
+  private readonly namespaceList: ListWatch;
 
-  constructor(private readonly deps: NamespaceControllerDeps) {}
+  constructor(private readonly deps: NamespaceControllerDeps) {
+    this.namespaceList = new ListWatch({
+      // the namespaces store is looked up on each list and watch, not captured at construction
+      store: {
+        list: (ctx, q) => this.namespaces.list(ctx, q),
+        watch: (ctx, rv, handlers) => this.namespaces.watch(ctx, rv, handlers),
+      },
+      user: controllerUser,
+      retryMs: 1000,
+      onList: (items) => {
+        for (const ns of items) this.consider(ns);
+      },
+      onEvent: (e) => {
+        if (e.type !== 'DELETED') this.consider(e.object);
+      },
+      onListError: (err) => this.deps.log('namespace controller could not start; retrying', { error: err.message }),
+      onWatchError: (err) => this.deps.log('namespace controller watch ended; restarting', { error: err.message }),
+    });
+  }
 
   private get namespaces(): ResourceStore {
     return this.deps.storeFor(this.deps.index.lookup('', 'v1', 'namespaces')!);
   }
 
-  /** Finalizes namespaces already Terminating (after a restart) and follows new deletions. */
+  /** Finalizes namespaces already Terminating (after a restart) and follows new deletions; listing is retried. */
   async start(): Promise<void> {
-    const ctx = newRequestContext(controllerUser, '');
-    const list = await this.namespaces.list(ctx, {});
-    for (const ns of list.items) this.consider(ns);
-    this.watch = this.namespaces.watch(ctx, list.metadata.resourceVersion ?? '0', {
-      onEvent: (e) => {
-        if (e.type !== 'DELETED') this.consider(e.object);
-      },
-      onError: (err) => {
-        this.deps.log('namespace controller watch ended; restarting', { error: err.message });
-        if (!this.stopped) this.later(() => void this.start().catch(() => this.later(() => void this.start(), 1000)), 1000);
-      },
-    });
+    await this.namespaceList.start();
   }
 
   stop(): void {
-    this.stopped = true;
-    this.watch?.stop();
-    for (const t of this.timers) clearTimeout(t);
-  }
-
-  private later(fn: () => void, ms: number): void {
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      if (!this.stopped) fn();
-    }, ms);
-    t.unref();
-    this.timers.add(t);
+    this.namespaceList.stop();
+    this.retries.stop();
   }
 
   private consider(ns: KubeObject): void {
@@ -76,7 +73,7 @@ export class NamespaceController {
     try {
       const remaining = await this.deleteContent(namespace);
       if (remaining > 0) {
-        this.later(() => this.schedule(namespace), this.deps.retryMs ?? 200);
+        this.retries.after(this.deps.retryMs ?? 200, () => this.schedule(namespace));
         return;
       }
       const ctx = newRequestContext(controllerUser, '');
@@ -91,7 +88,7 @@ export class NamespaceController {
       const code = (err as { code?: number }).code;
       if (code === 404) return;
       this.deps.log('namespace finalization failed; retrying', { namespace, error: (err as Error).message });
-      this.later(() => this.schedule(namespace), 1000);
+      this.retries.after(1000, () => this.schedule(namespace));
     }
   }
 

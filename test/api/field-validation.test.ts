@@ -1,17 +1,10 @@
 // Server-side field validation through the real kubectl: its default --validate=strict sends fieldValidation=Strict,
 // and unknown fields at any depth of a built-in kind fail as kube-apiserver fails them; --validate=warn prints them.
-import { startApiServer, type ApiServerHandle } from '../../harness/apiserver-process.js';
+import { useApiServer } from '../../harness/jest.js';
 import { kubectl } from '../support/kubectl.js';
 
-let server: ApiServerHandle;
-const k = (args: string[], input?: string) => kubectl(server.kubeconfigPath, args, input);
-
-beforeAll(async () => {
-  server = await startApiServer({ storage: 'memory' });
-}, 60_000);
-afterAll(async () => {
-  await server?.cleanup();
-});
+const env = useApiServer({ storage: 'memory' });
+const k = (args: string[], input?: string) => kubectl(env.server.kubeconfigPath, args, input);
 
 function expectClean(r: { code: number | null; stdout: string; stderr: string }): void {
   if (r.code !== 0) throw new Error(`kubectl exited ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
@@ -213,7 +206,7 @@ ${richPodSpec('      ')}`;
 describe('YAML request bodies with duplicate keys', () => {
   const body = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dup-NAME\ndata:\n  a: "1"\n  a: "2"\n';
   const post = (name: string, mode: string) =>
-    server.request(`/api/v1/namespaces/default/configmaps?fieldValidation=${mode}`, {
+    env.server.request(`/api/v1/namespaces/default/configmaps?fieldValidation=${mode}`, {
       method: 'POST',
       body: body.replace('NAME', name),
       headers: { 'Content-Type': 'application/yaml' },

@@ -1,16 +1,9 @@
 // The real kubectl against the apiserver: the everyday commands a webhook author runs must work unchanged.
-import { startApiServer, type ApiServerHandle } from '../../harness/apiserver-process.js';
+import { useApiServer } from '../../harness/jest.js';
 import { kubectl, KubectlStream } from '../support/kubectl.js';
 
-let server: ApiServerHandle;
-const k = (args: string[], input?: string) => kubectl(server.kubeconfigPath, args, input);
-
-beforeAll(async () => {
-  server = await startApiServer({ storage: 'etcd3' });
-}, 60_000);
-afterAll(async () => {
-  await server?.cleanup();
-});
+const env = useApiServer({ storage: 'etcd3' });
+const k = (args: string[], input?: string) => kubectl(env.server.kubeconfigPath, args, input);
 
 const configMap = (value: string) => `apiVersion: v1
 kind: ConfigMap
@@ -122,7 +115,7 @@ describe('kubectl against the apiserver', () => {
   });
 
   it('sees a change with get -w', async () => {
-    const watch = new KubectlStream(server.kubeconfigPath, ['get', 'configmap', 'settings', '-n', 'team-a', '-w', '-o', 'jsonpath={.data.mode}{"\\n"}']);
+    const watch = new KubectlStream(env.server.kubeconfigPath, ['get', 'configmap', 'settings', '-n', 'team-a', '-w', '-o', 'jsonpath={.data.mode}{"\\n"}']);
     try {
       await watch.waitFor((out) => out.includes('green'));
       const r = await k(['patch', 'configmap', 'settings', '-n', 'team-a', '--type=merge', '-p', '{"data":{"mode":"watched"}}']);

@@ -1,31 +1,16 @@
 // A two-version CRD with a conversion webhook, end to end through a real apiserver and etcd: objects are stored in
 // the storage version, converted on read and write both ways, and a webhook outage is kube's 500.
 import { Etcd3 } from 'etcd3';
-import { changeApiVersionOnly, conversionFaults, startConversionWebhookServer, type ConversionWebhookServer, type ConvertFunction } from '../../harness/conversion-webhook-server.js';
+import { conversionFaults, startConversionWebhookServer, type ConversionWebhookServer } from '../../harness/conversion-webhook-server.js';
 import { useApiServer } from '../../harness/jest.js';
 import type { KubeObject, Status } from '../../server/api/types.js';
 import { eventually } from '../support/eventually.js';
+import { convertedCronTabCRD, cronConvert } from './fixtures.js';
 
 const group = 'stable.example.com';
 const v1 = `${group}/v1`;
 const v2 = `${group}/v2`;
 const base = (version: string) => `/apis/${group}/${version}/namespaces/default/crontabs`;
-
-/** v1 has spec.cronSpec, v2 has spec.schedule. */
-const cronConvert: ConvertFunction = (obj, desired) => {
-  const spec = { ...(obj['spec'] as Record<string, unknown>) };
-  if (desired === v2 && 'cronSpec' in spec) {
-    spec['schedule'] = spec['cronSpec'];
-    delete spec['cronSpec'];
-  }
-  if (desired === v1 && 'schedule' in spec) {
-    spec['cronSpec'] = spec['schedule'];
-    delete spec['schedule'];
-  }
-  return { ...changeApiVersionOnly(obj, desired), spec } as KubeObject;
-};
-
-const schema = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } };
 
 const env = useApiServer();
 let webhook: ConversionWebhookServer;
@@ -34,22 +19,7 @@ let etcd: Etcd3;
 beforeAll(async () => {
   webhook = await startConversionWebhookServer({ convert: cronConvert });
   etcd = new Etcd3({ hosts: env.server.etcd!.endpoint });
-  const crd = {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `crontabs.${group}` },
-    spec: {
-      group,
-      scope: 'Namespaced',
-      names: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab', listKind: 'CronTabList' },
-      versions: [
-        { name: 'v1', served: true, storage: true, schema },
-        { name: 'v2', served: true, storage: false, schema },
-      ],
-      conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: webhook.url('/convert'), caBundle: webhook.caBundle }, conversionReviewVersions: ['v1'] } },
-    },
-  };
-  const created = await env.server.request('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { method: 'POST', body: crd });
+  const created = await env.server.request('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { method: 'POST', body: convertedCronTabCRD(group, webhook) });
   expect(created.status).toBe(201);
   await eventually(async () => expect((await env.server.request(base('v2'))).status).toBe(200), 20_000);
 });

@@ -4,6 +4,7 @@
 // NonStructuralSchema condition.
 import { createHash } from 'node:crypto';
 import { startApiServer, type ApiServerHandle } from '../../harness/apiserver-process.js';
+import { useApiServer } from '../../harness/jest.js';
 import { startEtcd, type EtcdProcess } from '../../harness/etcd-process.js';
 import type { KubeObject } from '../../server/api/types.js';
 import { Etcd3Storage } from '../../server/storage/etcd3.js';
@@ -41,23 +42,19 @@ const gadgetCRD = {
 };
 
 describe('CRD fidelity', () => {
-  let server: ApiServerHandle;
+  const env = useApiServer({ storage: 'memory' });
 
   beforeAll(async () => {
-    server = await startApiServer({ storage: 'memory' });
-    const r = await server.request('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { method: 'POST', body: gadgetCRD });
+    const r = await env.server.request('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { method: 'POST', body: gadgetCRD });
     expect(r.status).toBe(201);
     await eventually(async () => {
-      expect((await server.request(`/apis/${group}/v2/namespaces/default/gadgets`)).status).toBe(200);
+      expect((await env.server.request(`/apis/${group}/v2/namespaces/default/gadgets`)).status).toBe(200);
     }, 15_000);
-  }, 60_000);
-  afterAll(async () => {
-    await server?.cleanup();
-  });
+  }, 20_000);
 
   it('hashes the storage version in discovery for every served version', async () => {
     for (const version of ['v1', 'v2']) {
-      const list = (await server.request(`/apis/${group}/${version}`)).json<{ resources: Array<{ name: string; storageVersionHash?: string }> }>();
+      const list = (await env.server.request(`/apis/${group}/${version}`)).json<{ resources: Array<{ name: string; storageVersionHash?: string }> }>();
       expect(list.resources.find((r) => r.name === 'gadgets')?.storageVersionHash).toBe(hashOf(`${group}/v1/Gadget`));
     }
   });
@@ -70,11 +67,11 @@ describe('CRD fidelity', () => {
       spec: { ports: [{ name: 'http' }, { name: 'https' }], size: 2.7 },
       status: { conditions: [{ type: 'Synced', status: 'False' }, { type: 'Ready', status: 'True' }] },
     };
-    expect((await server.request(`/apis/${group}/v2/namespaces/default/gadgets`, { method: 'POST', body: obj })).status).toBe(201);
+    expect((await env.server.request(`/apis/${group}/v2/namespaces/default/gadgets`, { method: 'POST', body: obj })).status).toBe(201);
     const empty = { apiVersion: `${group}/v2`, kind: 'Gadget', metadata: { name: 'empty', namespace: 'default' }, spec: { size: 'big' } };
-    expect((await server.request(`/apis/${group}/v2/namespaces/default/gadgets`, { method: 'POST', body: empty })).status).toBe(201);
+    expect((await env.server.request(`/apis/${group}/v2/namespaces/default/gadgets`, { method: 'POST', body: empty })).status).toBe(201);
 
-    const res = await server.request(`/apis/${group}/v2/namespaces/default/gadgets`, { headers: { Accept: tableAccept } });
+    const res = await env.server.request(`/apis/${group}/v2/namespaces/default/gadgets`, { headers: { Accept: tableAccept } });
     expect(res.status).toBe(200);
     const table = res.json<{ columnDefinitions: Array<{ name: string; description: string }>; rows: Array<{ cells: unknown[] }> }>();
     expect(table.columnDefinitions.map((c) => c.name)).toEqual(['Name', 'Ready', 'Ports', 'Last', 'Labels', 'Size']);
@@ -87,17 +84,11 @@ describe('CRD fidelity', () => {
 });
 
 describe('CRD validation messages', () => {
-  let server: ApiServerHandle;
-  beforeAll(async () => {
-    server = await startApiServer({ storage: 'memory' });
-  }, 60_000);
-  afterAll(async () => {
-    await server?.cleanup();
-  });
+  const env = useApiServer({ storage: 'memory' });
 
   const create = async (versions: unknown) => {
     const crd = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `things.${group}` }, spec: { group, scope: 'Namespaced', names: { plural: 'things', kind: 'Thing' }, versions } };
-    const res = await server.request('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { method: 'POST', body: crd });
+    const res = await env.server.request('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { method: 'POST', body: crd });
     expect(res.status).toBe(422);
     return res.json<{ message: string; details: { causes: Array<{ field: string; message: string }> } }>();
   };

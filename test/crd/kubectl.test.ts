@@ -1,19 +1,12 @@
 // CustomResourceDefinitions end to end with the real kubectl: apply a CRD, wait for Established, then create,
 // get, list, patch, scale and delete custom resources the way a webhook author does against a cluster.
-import { startApiServer, type ApiServerHandle } from '../../harness/apiserver-process.js';
+import { useApiServer } from '../../harness/jest.js';
 import { eventually } from '../support/eventually.js';
 import { kubectl } from '../support/kubectl.js';
 import { crontabCRD } from './fixtures.js';
 
-let server: ApiServerHandle;
-const k = (args: string[], input?: string) => kubectl(server.kubeconfigPath, args, input);
-
-beforeAll(async () => {
-  server = await startApiServer({ storage: 'memory' });
-}, 60_000);
-afterAll(async () => {
-  await server?.cleanup();
-});
+const env = useApiServer({ storage: 'memory' });
+const k = (args: string[], input?: string) => kubectl(env.server.kubeconfigPath, args, input);
 
 function expectClean(r: { code: number | null; stdout: string; stderr: string }): void {
   if (r.code !== 0) throw new Error(`kubectl exited ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
@@ -132,12 +125,12 @@ describe('a CRD applied with kubectl', () => {
     let r = await k(['delete', 'crd', 'crontabs.stable.example.com']);
     expectClean(r);
     await eventually(async () => {
-      const res = await server.request('/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.stable.example.com');
+      const res = await env.server.request('/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.stable.example.com');
       expect(res.status).toBe(404);
     }, 15_000);
-    const res = await server.request('/apis/stable.example.com/v1/namespaces/default/crontabs');
+    const res = await env.server.request('/apis/stable.example.com/v1/namespaces/default/crontabs');
     expect(res.status).toBe(404);
-    const groups = (await server.request('/apis')).json<{ groups: Array<{ name: string }> }>();
+    const groups = (await env.server.request('/apis')).json<{ groups: Array<{ name: string }> }>();
     expect(groups.groups.map((g) => g.name)).not.toContain('stable.example.com');
     // recreated, it serves an empty collection: the old objects are gone from storage
     r = await k(['apply', '-f', '-'], crontabCRD);

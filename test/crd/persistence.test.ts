@@ -1,18 +1,11 @@
 // CRDs and their custom resources on etcd survive an apiserver kill -9: after the restart the CRD is served
 // again from storage before /readyz turns ready, and kubectl explain reads the CRD schema from OpenAPI v3.
-import { startApiServer, type ApiServerHandle } from '../../harness/apiserver-process.js';
+import { useApiServer } from '../../harness/jest.js';
 import { kubectl } from '../support/kubectl.js';
 import { crontabCRD } from './fixtures.js';
 
-let server: ApiServerHandle;
-const k = (args: string[], input?: string) => kubectl(server.kubeconfigPath, args, input);
-
-beforeAll(async () => {
-  server = await startApiServer({ storage: 'etcd3' });
-}, 60_000);
-afterAll(async () => {
-  await server?.cleanup();
-});
+const env = useApiServer({ storage: 'etcd3' });
+const k = (args: string[], input?: string) => kubectl(env.server.kubeconfigPath, args, input);
 
 describe('CRDs on etcd', () => {
   it('serve their custom resources again right after a kill -9 and restart', async () => {
@@ -23,10 +16,10 @@ describe('CRDs on etcd', () => {
     r = await k(['apply', '-f', '-'], 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: survivor, namespace: default}\nspec: {cronSpec: "* * * * *"}\n');
     expect(r.stderr).toBe('');
 
-    await server.kill('SIGKILL');
-    await server.restart();
+    await env.server.kill('SIGKILL');
+    await env.server.restart();
     // ready means the stored CRDs are served: the very first request finds the resource
-    const res = await server.request('/apis/stable.example.com/v1/namespaces/default/crontabs/survivor');
+    const res = await env.server.request('/apis/stable.example.com/v1/namespaces/default/crontabs/survivor');
     expect(res.status).toBe(200);
     expect(res.json<{ spec: Record<string, unknown> }>().spec).toEqual({ cronSpec: '* * * * *', replicas: 1 });
     r = await k(['get', 'ct', 'survivor', '-o', 'jsonpath={.metadata.name}']);

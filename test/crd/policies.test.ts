@@ -4,24 +4,12 @@
 // dispatchers build VersionedAttributes per matched kind; a MutatingAdmissionPolicy's v1 object is converted back
 // to the request's version. request.kind/resource are the matched v1, requestKind/requestResource the v2 used.
 import { startApiServer, type ApiServerHandle } from '../../harness/apiserver-process.js';
-import { changeApiVersionOnly, startConversionWebhookServer, type ConversionWebhookServer, type ConvertFunction } from '../../harness/conversion-webhook-server.js';
-import type { KubeObject } from '../../server/api/types.js';
+import { startConversionWebhookServer, type ConversionWebhookServer } from '../../harness/conversion-webhook-server.js';
 import { api, freshNamespace } from '../admission/support.js';
-import { eventually } from '../support/eventually.js';
+import { createConvertedCronTabCRD, cronConvert } from './fixtures.js';
 
 let server: ApiServerHandle;
 let conversion: ConversionWebhookServer;
-
-/** v1 has spec.cronSpec, v2 has spec.schedule (the conversion webhook renames the field). */
-const cronConvert: ConvertFunction = (obj, desired) => {
-  const spec = { ...(obj['spec'] as Record<string, unknown> | undefined) };
-  const [from, to] = desired.endsWith('/v2') ? ['cronSpec', 'schedule'] : ['schedule', 'cronSpec'];
-  if (from in spec) {
-    spec[to] = spec[from];
-    delete spec[from];
-  }
-  return { ...changeApiVersionOnly(obj, desired), spec } as KubeObject;
-};
 
 beforeAll(async () => {
   conversion = await startConversionWebhookServer({ convert: cronConvert });
@@ -34,28 +22,7 @@ afterAll(async () => {
 
 let crdCount = 0;
 /** A v1 (storage) / v2 CronTab CRD of a group of its own, converted by the conversion webhook. */
-async function convertedCRD(): Promise<{ group: string; plural: string; kind: string }> {
-  const group = `policy-conv-${++crdCount}.example.com`;
-  const plural = 'crontabs';
-  const kind = 'CronTab';
-  const schema = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } };
-  const r = await api(server, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
-    metadata: { name: `${plural}.${group}` },
-    spec: {
-      group,
-      scope: 'Namespaced',
-      names: { plural, singular: 'crontab', kind, listKind: 'CronTabList' },
-      versions: [
-        { name: 'v1', served: true, storage: true, schema },
-        { name: 'v2', served: true, storage: false, schema },
-      ],
-      conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: conversion.url('/convert'), caBundle: conversion.caBundle }, conversionReviewVersions: ['v1'] } },
-    },
-  });
-  if (r.status !== 201) throw new Error(`crd: ${r.status} ${JSON.stringify(r.json)}`);
-  await eventually(async () => expect((await api(server, 'GET', `/apis/${group}/v2`)).status).toBe(200), 15_000);
-  return { group, plural, kind };
-}
+const convertedCRD = () => createConvertedCronTabCRD(server, `policy-conv-${++crdCount}.example.com`, conversion);
 
 async function create(path: string, body: unknown): Promise<void> {
   const r = await api(server, 'POST', path, body);

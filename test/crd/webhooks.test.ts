@@ -4,10 +4,9 @@
 // Equivalent across a CRD's versions (objects converted to the matched version) and ValidatingAdmissionPolicies
 // matching and type-checked against custom resources.
 import { startApiServer, type ApiServerHandle } from '../../harness/apiserver-process.js';
-import { changeApiVersionOnly, startConversionWebhookServer, type ConversionWebhookServer, type ConvertFunction } from '../../harness/conversion-webhook-server.js';
+import { startConversionWebhookServer, type ConversionWebhookServer } from '../../harness/conversion-webhook-server.js';
 import { parse as parseYaml } from 'yaml';
-import type { KubeObject } from '../../server/api/types.js';
-import { crontabCRD } from './fixtures.js';
+import { createConvertedCronTabCRD, cronConvert, crontabCRD } from './fixtures.js';
 import { allow, deny, patch, startWebhookServer, type ReceivedReview, type WebhookReply, type WebhookServer } from '../../harness/webhook-server.js';
 import { api, deleteMutating, deleteValidating, freshNamespace, registerMutating, registerValidating } from '../admission/support.js';
 import { eventually } from '../support/eventually.js';
@@ -97,40 +96,8 @@ afterAll(async () => {
   await conversion?.close();
 });
 
-/** v1 has spec.cronSpec, v2 has spec.schedule (the conversion webhook renames the field). */
-const cronConvert: ConvertFunction = (obj, desired) => {
-  const spec = { ...(obj['spec'] as Record<string, unknown> | undefined) };
-  const [from, to] = desired.endsWith('/v2') ? ['cronSpec', 'schedule'] : ['schedule', 'cronSpec'];
-  if (from in spec) {
-    spec[to] = spec[from];
-    delete spec[from];
-  }
-  return { ...changeApiVersionOnly(obj, desired), spec } as KubeObject;
-};
-
 /** A v1 (storage) / v2 CRD whose versions differ in shape, converted by the conversion webhook. */
-async function convertedCRD(): Promise<{ group: string; plural: string; kind: string }> {
-  const group = `conv-webhook-test-${++crdCount}.example.com`;
-  const plural = 'crontabs';
-  const kind = 'CronTab';
-  const schema = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } };
-  const r = await api(server, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
-    metadata: { name: `${plural}.${group}` },
-    spec: {
-      group,
-      scope: 'Namespaced',
-      names: { plural, singular: 'crontab', kind, listKind: 'CronTabList' },
-      versions: [
-        { name: 'v1', served: true, storage: true, schema },
-        { name: 'v2', served: true, storage: false, schema },
-      ],
-      conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: conversion.url('/convert'), caBundle: conversion.caBundle }, conversionReviewVersions: ['v1'] } },
-    },
-  });
-  if (r.status !== 201) throw new Error(`crd: ${r.status} ${JSON.stringify(r.json)}`);
-  await eventually(async () => expect((await api(server, 'GET', `/apis/${group}/v2`)).status).toBe(200), 15_000);
-  return { group, plural, kind };
-}
+const convertedCRD = () => createConvertedCronTabCRD(server, `conv-webhook-test-${++crdCount}.example.com`, conversion);
 
 describe('webhooks on custom resources', () => {
   it('should be able to deny custom resource creation, update and deletion', async () => {

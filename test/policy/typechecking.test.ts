@@ -2,18 +2,11 @@
 // status.typeChecking.expressionWarnings as kube-controller-manager does (kube's e2e "should type check validation
 // expressions", test/e2e/apimachinery/validatingadmissionpolicy.go, and typechecking.go's rules), while admission
 // keeps evaluating with dyn `object`.
-import { startApiServer, type ApiServerHandle } from '../../harness/apiserver-process.js';
+import { useApiServer } from '../../harness/jest.js';
 import { api, freshNamespace } from '../admission/support.js';
 import { eventually } from '../support/eventually.js';
 
-let server: ApiServerHandle;
-
-beforeAll(async () => {
-  server = await startApiServer({ storage: 'memory' });
-}, 60_000);
-afterAll(async () => {
-  await server?.cleanup();
-});
+const env = useApiServer({ storage: 'memory' });
 
 const vapPath = '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies';
 const bindingPath = '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings';
@@ -31,10 +24,10 @@ interface Warning {
 /** Creates the policy and polls until the controller has type-checked it (e2e: non-nil status.typeChecking). */
 async function typeCheck(spec: Record<string, unknown>): Promise<Warning[] | undefined> {
   const name = unique('typecheck');
-  const created = await api(server, 'POST', vapPath, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name }, spec: { failurePolicy: 'Fail', ...spec } });
+  const created = await api(env.server, 'POST', vapPath, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name }, spec: { failurePolicy: 'Fail', ...spec } });
   expect(created.status).toBe(201);
   const status = await eventually(async () => {
-    const got = await api(server, 'GET', `${vapPath}/${name}`);
+    const got = await api(env.server, 'GET', `${vapPath}/${name}`);
     const s = got.json['status'] as { observedGeneration?: number; typeChecking?: { expressionWarnings?: Warning[] } } | undefined;
     expect(s?.observedGeneration).toBe(1);
     expect(s?.typeChecking).toBeDefined();
@@ -121,16 +114,16 @@ describe('ValidatingAdmissionPolicy type checking', () => {
   it('rechecks a policy whose spec changes and clears the warnings once fixed', async () => {
     const name = unique('recheck');
     const body = (expression: string) => ({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name }, spec: { failurePolicy: 'Fail', matchConstraints: { resourceRules: [deploymentRule] }, validations: [{ expression }] } });
-    expect((await api(server, 'POST', vapPath, body('object.spec.replicass > 1'))).status).toBe(201);
+    expect((await api(env.server, 'POST', vapPath, body('object.spec.replicass > 1'))).status).toBe(201);
     await eventually(async () => {
-      const s = (await api(server, 'GET', `${vapPath}/${name}`)).json['status'] as { typeChecking?: { expressionWarnings?: Warning[] } } | undefined;
+      const s = (await api(env.server, 'GET', `${vapPath}/${name}`)).json['status'] as { typeChecking?: { expressionWarnings?: Warning[] } } | undefined;
       expect(s?.typeChecking?.expressionWarnings).toHaveLength(1);
     });
-    const current = await api(server, 'GET', `${vapPath}/${name}`);
+    const current = await api(env.server, 'GET', `${vapPath}/${name}`);
     const fixed = { ...body('object.spec.replicas > 1'), metadata: current.json['metadata'] };
-    expect((await api(server, 'PUT', `${vapPath}/${name}`, fixed)).status).toBe(200);
+    expect((await api(env.server, 'PUT', `${vapPath}/${name}`, fixed)).status).toBe(200);
     await eventually(async () => {
-      const s = (await api(server, 'GET', `${vapPath}/${name}`)).json['status'] as { observedGeneration?: number; typeChecking?: { expressionWarnings?: Warning[] } } | undefined;
+      const s = (await api(env.server, 'GET', `${vapPath}/${name}`)).json['status'] as { observedGeneration?: number; typeChecking?: { expressionWarnings?: Warning[] } } | undefined;
       expect(s?.observedGeneration).toBe(2);
       expect(s?.typeChecking).toEqual({});
     });
@@ -138,20 +131,20 @@ describe('ValidatingAdmissionPolicy type checking', () => {
 
   it('leaves admission unchanged: a policy with type warnings still evaluates with dyn object', async () => {
     const label = `typecheck-${Date.now().toString(36)}`;
-    const ns = await freshNamespace(server, { [label]: 'true' });
+    const ns = await freshNamespace(env.server, { [label]: 'true' });
     const name = unique('dyn-at-runtime');
     // validations[1] warns at write time and is still compiled and evaluated at admission, with dyn `object`
     expect(
-      (await api(server, 'POST', vapPath, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name }, spec: { failurePolicy: 'Fail', matchConstraints: { namespaceSelector: { matchLabels: { [label]: 'true' } }, resourceRules: [deploymentRule] }, validations: [{ expression: "has(object.spec.replicas) ? object.spec.replicas > 1 : true" }, { expression: 'object.spec.replicass > 0' }] } }))
+      (await api(env.server, 'POST', vapPath, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name }, spec: { failurePolicy: 'Fail', matchConstraints: { namespaceSelector: { matchLabels: { [label]: 'true' } }, resourceRules: [deploymentRule] }, validations: [{ expression: "has(object.spec.replicas) ? object.spec.replicas > 1 : true" }, { expression: 'object.spec.replicass > 0' }] } }))
         .status,
     ).toBe(201);
-    expect((await api(server, 'POST', bindingPath, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: `${name}-binding` }, spec: { policyName: name, validationActions: ['Deny'] } })).status).toBe(201);
+    expect((await api(env.server, 'POST', bindingPath, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: `${name}-binding` }, spec: { policyName: name, validationActions: ['Deny'] } })).status).toBe(201);
     await eventually(async () => {
-      const s = (await api(server, 'GET', `${vapPath}/${name}`)).json['status'] as { typeChecking?: { expressionWarnings?: Warning[] } } | undefined;
+      const s = (await api(env.server, 'GET', `${vapPath}/${name}`)).json['status'] as { typeChecking?: { expressionWarnings?: Warning[] } } | undefined;
       expect(s?.typeChecking?.expressionWarnings?.map((w) => w.fieldRef)).toEqual(['spec.validations[1].expression']);
     });
     // at runtime the typo is a missing key on a dyn map, as in kube: "no such key: replicass"
-    const res = await api(server, 'POST', `/apis/apps/v1/namespaces/${ns}/deployments`, {
+    const res = await api(env.server, 'POST', `/apis/apps/v1/namespaces/${ns}/deployments`, {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'web' },

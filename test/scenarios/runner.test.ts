@@ -4,26 +4,16 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../../harness/cli.js';
 import { runScenarioCommand } from '../../harness/commands/scenario.js';
 import { trackedResources } from '../../harness/cleanup.js';
 import { runScenario, ScenarioValidationError } from '../../scenarios/index.js';
+import { captureCliIO } from '../support/cli.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const fixtures = path.join(here, 'fixtures');
-
-function capture() {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => (out += d.toString()));
-  stderr.on('data', (d: Buffer) => (err += d.toString()));
-  return { io: { stdout, stderr }, out: () => out, err: () => err };
-}
 
 /** A scenario that fails at once without starting anything (no apiserver was started). */
 const quickFailure = (name: string): string => `apiVersion: kah.scenarios/v1
@@ -42,9 +32,9 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('kah scenario run', () => {
   it('runs every example in parallel, prints a line per step and scenario, the summary and a JUnit file', async () => {
-    const c = capture();
+    const c = captureCliIO();
     const junit = path.join(dir, 'junit.xml');
-    const code = await runScenarioCommand(['run', path.join(root, 'scenarios/examples'), '--parallel', '2', '--junit', junit], c.io);
+    const code = await runScenarioCommand(['run', path.join(root, 'scenarios/examples'), '--parallel', '2', '--junit', junit], c);
     const out = c.out();
     // on failure, show the run's output: which scenario and step failed, and why
     expect({ code, err: c.err(), out: code === 0 ? '' : out }).toEqual({ code: 0, err: '', out: '' });
@@ -62,9 +52,9 @@ describe('kah scenario run', () => {
   }, 180_000);
 
   it('exits 1 naming the failing step and why, in the output and the JUnit failure with the server log lines', async () => {
-    const c = capture();
+    const c = captureCliIO();
     const junit = path.join(dir, 'junit.xml');
-    const code = await runScenarioCommand(['run', path.join(fixtures, 'failing.yaml'), '--parallel', '1', '--junit', junit], c.io);
+    const code = await runScenarioCommand(['run', path.join(fixtures, 'failing.yaml'), '--parallel', '1', '--junit', junit], c);
     expect(code).toBe(1);
     const out = c.out();
     expect(out).toContain('▶ fixture-fails (');
@@ -83,8 +73,8 @@ describe('kah scenario run', () => {
   }, 120_000);
 
   it('runs only the scenarios --filter matches, and --keep leaves the temp dir with the logs', async () => {
-    const c = capture();
-    const code = await runScenarioCommand(['run', path.join(fixtures, 'failing.yaml'), '--filter', '^fixture-passes$', '--keep'], c.io);
+    const c = captureCliIO();
+    const code = await runScenarioCommand(['run', path.join(fixtures, 'failing.yaml'), '--filter', '^fixture-passes$', '--keep'], c);
     expect(code).toBe(0);
     expect(c.out()).toContain('✓ fixture-passes');
     expect(c.out()).not.toContain('fixture-fails');
@@ -100,22 +90,22 @@ describe('kah scenario run', () => {
 
   it('stops starting scenarios after the first failure with --bail and counts the rest as skipped', async () => {
     writeFileSync(path.join(dir, 'two.yaml'), `${quickFailure('first-fails')}---\n${quickFailure('second-fails')}`);
-    const c = capture();
+    const c = captureCliIO();
     const junit = path.join(dir, 'junit.xml');
-    expect(await runScenarioCommand(['run', dir, '--bail', '--parallel', '1', '--junit', junit], c.io)).toBe(1);
+    expect(await runScenarioCommand(['run', dir, '--bail', '--parallel', '1', '--junit', junit], c)).toBe(1);
     expect(c.out()).toContain('step 1 (expectReady true): expected ready, but apiserver apiserver is not running');
     expect(c.out()).not.toContain('second-fails (');
     expect(c.out().trimEnd().split('\n').pop()).toBe('0 passed, 1 failed, 1 skipped');
     expect(readFileSync(junit, 'utf8')).toContain('<testcase name="second-fails"');
     // Without --bail both run.
-    const all = capture();
-    expect(await runScenarioCommand(['run', dir, '--parallel', '1'], all.io)).toBe(1);
+    const all = captureCliIO();
+    expect(await runScenarioCommand(['run', dir, '--parallel', '1'], all)).toBe(1);
     expect(all.out().trimEnd().split('\n').pop()).toBe('0 passed, 2 failed');
   });
 
   it('exits 2 listing every problem of an invalid scenario file, and runs nothing', async () => {
-    const c = capture();
-    expect(await runScenarioCommand(['run', path.join(fixtures, 'invalid.yaml'), path.join(fixtures, 'failing.yaml')], c.io)).toBe(2);
+    const c = captureCliIO();
+    expect(await runScenarioCommand(['run', path.join(fixtures, 'invalid.yaml'), path.join(fixtures, 'failing.yaml')], c)).toBe(2);
     const file = path.join(fixtures, 'invalid.yaml');
     expect(c.err()).toContain(`${file}: setup.webhookz: unknown key "webhookz" (allowed here: `);
     expect(c.err()).toContain(`${file}: steps[1].apply: exactly one of manifest or file`);
@@ -126,23 +116,23 @@ describe('kah scenario run', () => {
   });
 
   it('exits 2 on usage errors', async () => {
-    const none = capture();
-    expect(await runScenarioCommand(['run'], none.io)).toBe(2);
+    const none = captureCliIO();
+    expect(await runScenarioCommand(['run'], none)).toBe(2);
     expect(none.err()).toContain('name at least one scenario file or directory');
-    const parallel = capture();
-    expect(await runScenarioCommand(['run', fixtures, '--parallel', '0'], parallel.io)).toBe(2);
+    const parallel = captureCliIO();
+    expect(await runScenarioCommand(['run', fixtures, '--parallel', '0'], parallel)).toBe(2);
     expect(parallel.err()).toContain('--parallel must be a whole number of at least 1');
-    const missing = capture();
-    expect(await runScenarioCommand(['run', path.join(dir, 'nope.yaml')], missing.io)).toBe(2);
+    const missing = captureCliIO();
+    expect(await runScenarioCommand(['run', path.join(dir, 'nope.yaml')], missing)).toBe(2);
     expect(missing.err()).toContain('nope.yaml: no such file or directory');
-    const filter = capture();
-    expect(await runScenarioCommand(['run', path.join(fixtures, 'failing.yaml'), '--filter', 'nothing-matches'], filter.io)).toBe(2);
+    const filter = captureCliIO();
+    expect(await runScenarioCommand(['run', path.join(fixtures, 'failing.yaml'), '--filter', 'nothing-matches'], filter)).toBe(2);
     expect(filter.err()).toContain('no scenario matches --filter nothing-matches');
   });
 
   it('is registered in kah as `scenario`', async () => {
-    const c = capture();
-    expect(await runCli(['scenario', 'validate', path.join(root, 'scenarios/examples')], c.io)).toBe(0);
+    const c = captureCliIO();
+    expect(await runCli(['scenario', 'validate', path.join(root, 'scenarios/examples')], c)).toBe(0);
     expect(c.out()).toBe('6 scenario(s) valid\n');
   });
 });

@@ -38,6 +38,17 @@ class StrictErrors {
 }
 
 const childPath = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);
+
+/** An object's members in document order, a key seen before reported as the json decoder does. */
+function visitMembers(node: Extract<JsonNode, { type: 'object' }>, path: string, out: StrictErrors, visit: (child: JsonNode, path: string) => void): void {
+  const seen = new Set<string>();
+  for (const { key, node: child } of node.members) {
+    const p = childPath(path, key);
+    if (seen.has(key)) out.add(`duplicate field ${goQuote(p)}`);
+    seen.add(key);
+    visit(child, p);
+  }
+}
 const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The fields of one kind's Go struct and of every struct below it. */
@@ -81,17 +92,9 @@ export class KindFields {
       case 'list':
         if (node.type === 'array') node.items.forEach((item, i) => this.decode(item, shape.elem, `${path}[${i}]`, out));
         return;
-      case 'map': {
-        if (node.type !== 'object') return;
-        const seen = new Set<string>();
-        for (const { key, node: child } of node.members) {
-          const p = childPath(path, key);
-          if (seen.has(key)) out.add(`duplicate field ${goQuote(p)}`);
-          seen.add(key);
-          this.decode(child, shape.elem, p, out);
-        }
+      case 'map':
+        if (node.type === 'object') visitMembers(node, path, out, (child, p) => this.decode(child, shape.elem, p, out));
         return;
-      }
       case 'struct': {
         if (node.type !== 'object') return;
         const fields = this.fieldsOf(shape.model);
@@ -154,14 +157,7 @@ export function duplicateFieldErrors(doc: JsonNode): string[] {
   const out = new StrictErrors();
   const visit = (node: JsonNode, path: string): void => {
     if (node.type === 'array') node.items.forEach((item, i) => visit(item, `${path}[${i}]`));
-    if (node.type !== 'object') return;
-    const seen = new Set<string>();
-    for (const { key, node: child } of node.members) {
-      const p = childPath(path, key);
-      if (seen.has(key)) out.add(`duplicate field ${goQuote(p)}`);
-      seen.add(key);
-      visit(child, p);
-    }
+    if (node.type === 'object') visitMembers(node, path, out, visit);
   };
   visit(doc, '');
   return out.list;

@@ -12,7 +12,8 @@ import { metaOf } from '../../registry/object-fields.js';
 import { newRequestContext } from '../../registry/request-context.js';
 import type { ResourceInfo } from '../../registry/resource.js';
 import type { ResourceStore } from '../../registry/store.js';
-import type { StorageWatch } from '../../storage/interface.js';
+import { DelayedCalls } from '../../controllers/delayed-calls.js';
+import { ListWatch } from '../../controllers/list-watch.js';
 import { findCondition, isConditionTrue, setCondition } from '../conditions.js';
 import { customResourceCleanupFinalizer } from '../crd-strategy.js';
 import type { CustomResourceServing } from '../serving.js';
@@ -38,63 +39,49 @@ const sameCondition = (a: CustomResourceDefinitionCondition | undefined, b: Cust
   a?.status === b?.status && a?.reason === b?.reason && a?.message === b?.message;
 
 export class CustomResourceDefinitionController {
-  private watch?: StorageWatch;
   private stopped = false;
   private synced = false;
   private readonly running = new Map<string, { again: boolean }>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly retries = new DelayedCalls();
+  private readonly crds: ListWatch;
 
-  constructor(private readonly deps: CrdControllerDeps) {}
+  constructor(private readonly deps: CrdControllerDeps) {
+    this.crds = new ListWatch({
+      store: deps.crds,
+      user: controllerUser,
+      retryMs: 1000,
+      onList: async (items) => {
+        for (const item of items) this.observe('ADDED', item);
+        // synced means served: the established CRDs wait for the custom resource modules to load
+        await this.deps.serving.settled();
+        this.synced = true;
+      },
+      onEvent: (e) => this.observe(e.type, e.object),
+      onListError: (err) => this.deps.log('custom resource definitions could not be listed; retrying', { error: err.message }),
+      onWatchError: (err) => this.deps.log('custom resource definition watch ended; restarting', { error: err.message }),
+    });
+  }
 
   /** True once the CRDs in storage are served (kube's poststarthook/crd-informer-synced). */
   hasSynced(): boolean {
     return this.synced;
   }
 
-  /** Serves what is stored, then follows changes; reconciles every CRD. */
+  /** Serves what is stored, then follows changes; reconciles every CRD. Listing is retried until it succeeds. */
   async start(): Promise<void> {
-    const ctx = newRequestContext(controllerUser, '');
-    const list = await this.deps.crds.list(ctx, {});
-    for (const item of list.items) this.observe('ADDED', item);
-    // synced means served: the established CRDs wait for the custom resource modules to load
-    await this.deps.serving.settled();
-    this.synced = true;
-    this.watch = this.deps.crds.watch(ctx, list.metadata.resourceVersion ?? '0', {
-      onEvent: (e) => this.observe(e.type, e.object),
-      onError: (err) => {
-        this.deps.log('custom resource definition watch ended; restarting', { error: err.message });
-        this.later(() => void this.restart(), 1000);
-      },
-    });
-  }
-
-  private async restart(): Promise<void> {
-    try {
-      await this.start();
-    } catch {
-      this.later(() => void this.restart(), 1000);
-    }
+    await this.crds.start();
   }
 
   stop(): void {
     this.stopped = true;
-    this.watch?.stop();
-    for (const t of this.timers) clearTimeout(t);
+    this.crds.stop();
+    this.retries.stop();
   }
 
   /** A CRD as written or watched: served as it is at once, reconciled in the background. */
   observe(type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: KubeObject): void {
     this.deps.serving.observe(type, asCrd(obj));
     if (type !== 'DELETED') this.enqueue(metaOf(obj).name ?? '');
-  }
-
-  private later(fn: () => void, ms: number): void {
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      if (!this.stopped) fn();
-    }, ms);
-    t.unref();
-    this.timers.add(t);
   }
 
   /** One reconcile per CRD at a time; an event during it runs it once more. */
@@ -115,7 +102,7 @@ export class CustomResourceDefinitionController {
         } catch (err) {
           if (!(err instanceof StatusError && err.code === 404)) {
             this.deps.log('custom resource definition reconcile failed; retrying', { crd: name, error: err instanceof Error ? err.message : String(err) });
-            this.later(() => this.enqueue(name), 1000);
+            this.retries.after(1000, () => this.enqueue(name));
           }
         }
       } while (state.again && !this.stopped);
@@ -191,7 +178,7 @@ export class CustomResourceDefinitionController {
       this.deps.serving.observe('MODIFIED', crd);
       const remaining = await this.deleteInstances(name);
       if (remaining > 0) {
-        this.later(() => this.enqueue(name), this.deps.retryMs ?? 200);
+        this.retries.after(this.deps.retryMs ?? 200, () => this.enqueue(name));
         return;
       }
       crd = await this.updateStatus(name, (c) => setCondition(c, { type: 'Terminating', status: 'False', reason: 'InstanceDeletionCompleted', message: 'removed all instances' }));

@@ -28,46 +28,40 @@ class Pruner {
     if (kind === 'map') {
       const obj = x as JSONObject;
       if (!s) {
-        for (const k of Object.keys(obj)) {
-          this.pruned.push(childPath(path, k));
-          delete obj[k];
-        }
+        for (const k of Object.keys(obj)) this.drop(obj, k, childPath(path, k));
         return;
       }
-      for (const k of Object.keys(obj)) {
-        if (s.embeddedResource && metaFields.has(k)) {
-          if (k === 'metadata' && path !== '') this.pruneEmbeddedMetadata(obj[k], childPath(path, k));
-          continue;
-        }
-        const prop = s.properties.get(k);
-        if (prop) this.prune(obj[k], prop, childPath(path, k));
-        else if (s.additionalProperties) this.prune(obj[k], s.additionalProperties.schema, childPath(path, k));
-        else {
-          this.pruned.push(childPath(path, k));
-          delete obj[k];
-        }
-      }
+      this.pruneFields(obj, s, path, false);
     } else if (kind === 'slice') {
       (x as unknown[]).forEach((v, i) => this.prune(v, s?.items, `${path}[${i}]`));
     }
   }
 
+  /** Below x-kubernetes-preserve-unknown-fields: unknown fields stay, the specified ones are pruned as usual. */
   private skipPrune(x: unknown, s: CompiledSchema | undefined, path: string): void {
     if (!s) return;
     const kind = kindOf(x);
     if (kind === 'map') {
-      const obj = x as JSONObject;
-      for (const k of Object.keys(obj)) {
-        if (s.embeddedResource && metaFields.has(k)) {
-          if (k === 'metadata' && path !== '') this.pruneEmbeddedMetadata(obj[k], childPath(path, k));
-          continue;
-        }
-        const prop = s.properties.get(k);
-        if (prop) this.prune(obj[k], prop, childPath(path, k));
-        else if (s.additionalProperties) this.prune(obj[k], s.additionalProperties.schema, childPath(path, k));
-      }
+      this.pruneFields(x as JSONObject, s, path, true);
     } else if (kind === 'slice') {
       (x as unknown[]).forEach((v, i) => this.skipPrune(v, s.items, `${path}[${i}]`));
+    }
+  }
+
+  /**
+   * The fields of an object its schema specifies are pruned below; an embedded resource's apiVersion and kind are
+   * kept and its metadata coerced to ObjectMeta; other fields are dropped unless the schema preserves them.
+   */
+  private pruneFields(obj: JSONObject, s: CompiledSchema, path: string, preserveUnknown: boolean): void {
+    for (const k of Object.keys(obj)) {
+      if (s.embeddedResource && metaFields.has(k)) {
+        if (k === 'metadata' && path !== '') this.pruneEmbeddedMetadata(obj[k], childPath(path, k));
+        continue;
+      }
+      const prop = s.properties.get(k);
+      if (prop) this.prune(obj[k], prop, childPath(path, k));
+      else if (s.additionalProperties) this.prune(obj[k], s.additionalProperties.schema, childPath(path, k));
+      else if (!preserveUnknown) this.drop(obj, k, childPath(path, k));
     }
   }
 
@@ -75,11 +69,13 @@ class Pruner {
     if (kindOf(meta) !== 'map') return;
     const obj = meta as JSONObject;
     for (const k of Object.keys(obj)) {
-      if (!objectMetaFields.has(k)) {
-        this.pruned.push(childPath(path, k));
-        delete obj[k];
-      }
+      if (!objectMetaFields.has(k)) this.drop(obj, k, childPath(path, k));
     }
+  }
+
+  private drop(obj: JSONObject, key: string, path: string): void {
+    this.pruned.push(path);
+    delete obj[key];
   }
 }
 

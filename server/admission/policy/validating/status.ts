@@ -9,7 +9,8 @@ import type { KubeObject, UserInfo } from '../../../api/types.js';
 import { metaOf } from '../../../registry/object-fields.js';
 import { newRequestContext } from '../../../registry/request-context.js';
 import type { ResourceStore } from '../../../registry/store.js';
-import type { StorageWatch } from '../../../storage/interface.js';
+import { DelayedCalls } from '../../../controllers/delayed-calls.js';
+import { ListWatch } from '../../../controllers/list-watch.js';
 
 /**
  * TypeChecker.Check: warnings for spec.validations[i].expression and .messageExpression, each
@@ -45,57 +46,38 @@ export interface PolicyStatusControllerDeps {
 }
 
 export class ValidatingAdmissionPolicyStatusController {
-  private watch?: StorageWatch;
-  private stopped = false;
   private readonly queued = new Set<string>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly retries = new DelayedCalls();
+  private readonly policies: ListWatch;
 
-  constructor(private readonly deps: PolicyStatusControllerDeps) {}
+  constructor(private readonly deps: PolicyStatusControllerDeps) {
+    this.policies = new ListWatch({
+      store: deps.store,
+      user: controllerUser,
+      retryMs: deps.retryMs ?? 1000,
+      onList: (items) => {
+        for (const p of items) this.enqueue(p);
+      },
+      onEvent: (e) => {
+        if (e.type !== 'DELETED') this.enqueue(e.object);
+      },
+      onListError: (err) => this.deps.log('validatingadmissionpolicy status controller could not list policies; retrying', { error: err.message }),
+      onWatchError: (err) => this.deps.log('validatingadmissionpolicy status controller watch ended; restarting', { error: err.message }),
+    });
+  }
 
   /** Reconciles every stored policy, then follows changes. */
   async start(): Promise<void> {
-    if (this.stopped) return;
-    const ctx = newRequestContext(controllerUser, '');
-    try {
-      const list = await this.deps.store.list(ctx, {});
-      for (const p of list.items) this.enqueue(p);
-      this.watch = this.deps.store.watch(ctx, list.metadata.resourceVersion ?? '0', {
-        onEvent: (e) => {
-          if (e.type !== 'DELETED') this.enqueue(e.object);
-        },
-        onError: (err) => {
-          this.deps.log('validatingadmissionpolicy status controller watch ended; restarting', { error: err.message });
-          this.later(() => void this.start(), this.deps.retryMs ?? 1000);
-        },
-      });
-    } catch (err) {
-      this.deps.log('validatingadmissionpolicy status controller could not list policies; retrying', { error: (err as Error).message });
-      this.later(() => void this.start(), this.deps.retryMs ?? 1000);
-    }
+    await this.policies.start();
   }
 
   stop(): void {
-    this.stopped = true;
-    this.watch?.stop();
-    for (const t of this.timers) clearTimeout(t);
-  }
-
-  private later(fn: () => void, ms: number): void {
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      if (!this.stopped) fn();
-    }, ms);
-    t.unref();
-    this.timers.add(t);
+    this.policies.stop();
+    this.retries.stop();
   }
 
   private enqueue(obj: KubeObject): void {
-    const policy = obj as ValidatingAdmissionPolicy;
-    if (!needsTypeChecking(policy)) return;
-    const name = metaOf(obj).name ?? '';
-    if (this.queued.has(name)) return;
-    this.queued.add(name);
-    void this.reconcile(name).finally(() => this.queued.delete(name));
+    if (needsTypeChecking(obj as ValidatingAdmissionPolicy)) this.schedule(metaOf(obj).name ?? '');
   }
 
   private async reconcile(name: string): Promise<void> {
@@ -126,7 +108,7 @@ export class ValidatingAdmissionPolicyStatusController {
       // deleted meanwhile: nothing to do; anything else is retried
       if ((err as { code?: number }).code === 404) return;
       this.deps.log('updating validatingadmissionpolicy status failed; retrying', { policy: name, error: (err as Error).message });
-      this.later(() => this.schedule(name), this.deps.retryMs ?? 1000);
+      this.retries.after(this.deps.retryMs ?? 1000, () => this.schedule(name));
     }
   }
 
