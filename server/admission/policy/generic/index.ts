@@ -26,3 +26,4 @@ export { forbiddenFor, isPolicyConfigurationResource, policyConfigurationResourc
 export { storeParamLookup } from './store-params.js';
 export { requestAuthorizer } from './authorizer.js';
 export { MutatingVersionedObjects, VersionedObjectsByKind, type VersionedObjects, type VersionedObjectsResult } from './versioned-attributes.js';
+export type { PolicyPluginOptions } from './plugin-options.js';

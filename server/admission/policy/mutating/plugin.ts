@@ -2,48 +2,21 @@
 // MutatingAdmissionWebhook): kube's generic.Plugin.Dispatch (which requests policies see, readiness) around the
 // mutating dispatcher. It handles CREATE, UPDATE and CONNECT — there is no object to mutate on DELETE.
 import type { MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding } from '../../../api/admissionregistration.js';
-import type { GroupResource } from '../../../api/errors.js';
 import type { KubeObject } from '../../../api/types.js';
-import type { AdmissionMetrics } from '../../../metrics/admission.js';
 import type { AdmissionAttributes, AdmissionOperation } from '../../attributes.js';
-import type { CelAuthorizer, CelEnvironment } from '../../cel/environment.js';
 import type { AdmissionPlugin } from '../../chain.js';
-import type { EquivalentResourceMapper } from '../../matching/equivalence.js';
-import type { ObjectConverterFor } from '../../webhook/dispatch.js';
 import { PolicyHookSource } from '../generic/hooks.js';
+import type { PolicyPluginOptions } from '../generic/plugin-options.js';
 import { policyScopeOf, RequestNamespace, waitUntilSynced } from '../generic/scope.js';
-import type { ParamLookup } from '../generic/types.js';
 import type { MutatingPolicySources } from '../sources.js';
 import { compileMutatingPolicy, type MutatingPolicyEvaluator } from './compile.js';
 import { dispatchMutatingPolicies, mutatingAdmissionPolicyPluginName } from './dispatcher.js';
 import type { MutatingAdmissionPolicyMetrics } from './metrics.js';
 
-export interface MutatingAdmissionPolicyPluginOptions {
-  /** every policy and binding: the static (manifest) ones first, then the API ones */
-  sources: MutatingPolicySources;
-  /** the static ones alone, when manifests are configured: the only policies that see the policy resources */
-  staticSources?: MutatingPolicySources;
-  cel: CelEnvironment;
-  params: ParamLookup;
-  /** a namespace object; undefined when it does not exist */
-  getNamespace(name: string): Promise<KubeObject | undefined>;
+export interface MutatingAdmissionPolicyPluginOptions extends PolicyPluginOptions<MutatingPolicySources> {
   /** the resource's defaulting, run on the object after each mutation, as for mutating webhooks */
   defaultObject?(object: KubeObject, attrs: AdmissionAttributes): KubeObject | void;
   metrics?: MutatingAdmissionPolicyMetrics;
-  /** apiserver_admission_match_condition_* (kind "policy") */
-  admissionMetrics?: AdmissionMetrics;
-  /** the `authorizer` variable for one request; without it expressions using `authorizer` fail at runtime */
-  authorizerFor?(attrs: AdmissionAttributes): CelAuthorizer | undefined;
-  equivalentResources?: EquivalentResourceMapper;
-  /**
-   * converters of resources served at several versions (custom resources): a policy matched through another
-   * version (matchPolicy Equivalent) sees the objects converted to it, as webhooks do
-   */
-  converterFor?: ObjectConverterFor;
-  /** the virtual resources policies never see (kube's excluded admission resources) */
-  excludedResources?: readonly GroupResource[];
-  /** how long a request waits for the sources' first load before it is refused (kube: 10 s) */
-  readyTimeoutMs?: number;
   /** cost budgets, for tests */
   runtimeCostBudget?: number;
   matchConditionBudget?: number;

@@ -1,18 +1,12 @@
 // The ValidatingAdmissionPolicy admission plugin (validate phase): kube's generic.Plugin.Dispatch (which
 // requests policies see, readiness) around the validating dispatcher.
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../../../api/admissionregistration.js';
-import type { GroupResource } from '../../../api/errors.js';
-import type { KubeObject } from '../../../api/types.js';
 import type { Logger } from '../../../log.js';
-import type { AdmissionMetrics } from '../../../metrics/admission.js';
 import type { AdmissionAttributes, AdmissionOperation } from '../../attributes.js';
-import type { CelAuthorizer, CelEnvironment } from '../../cel/environment.js';
 import type { AdmissionPlugin } from '../../chain.js';
-import type { EquivalentResourceMapper } from '../../matching/equivalence.js';
-import type { ObjectConverterFor } from '../../webhook/dispatch.js';
 import { PolicyHookSource } from '../generic/hooks.js';
+import type { PolicyPluginOptions } from '../generic/plugin-options.js';
 import { policyScopeOf, RequestNamespace, waitUntilSynced } from '../generic/scope.js';
-import type { ParamLookup } from '../generic/types.js';
 import type { ValidatingAdmissionPolicyMetrics } from '../metrics.js';
 import type { ValidatingPolicySources } from '../sources.js';
 import { compileValidatingPolicy, type ValidatingPolicyEvaluator } from './compile.js';
@@ -21,31 +15,9 @@ import type { ValidateOptions } from './validator.js';
 
 export const validatingAdmissionPolicyPluginName = 'ValidatingAdmissionPolicy';
 
-export interface ValidatingAdmissionPolicyPluginOptions {
-  /** every policy and binding: the static (manifest) ones first, then the API ones */
-  sources: ValidatingPolicySources;
-  /** the static ones alone, when manifests are configured: the only policies that see the policy resources */
-  staticSources?: ValidatingPolicySources;
-  cel: CelEnvironment;
-  params: ParamLookup;
-  /** a namespace object; undefined when it does not exist */
-  getNamespace(name: string): Promise<KubeObject | undefined>;
+export interface ValidatingAdmissionPolicyPluginOptions extends PolicyPluginOptions<ValidatingPolicySources> {
   metrics?: ValidatingAdmissionPolicyMetrics;
-  /** apiserver_admission_match_condition_* (kind "policy") */
-  admissionMetrics?: AdmissionMetrics;
-  /** the `authorizer` variable for one request; without it expressions using `authorizer` fail at runtime */
-  authorizerFor?(attrs: AdmissionAttributes): CelAuthorizer | undefined;
-  equivalentResources?: EquivalentResourceMapper;
-  /**
-   * converters of resources served at several versions (custom resources): a policy matched through another
-   * version (matchPolicy Equivalent) sees the objects converted to it, as webhooks do
-   */
-  converterFor?: ObjectConverterFor;
-  /** the virtual resources policies never see (kube's excluded admission resources) */
-  excludedResources?: readonly GroupResource[];
   logger?: Logger;
-  /** how long a request waits for the sources' first load before it is refused (kube: 10 s) */
-  readyTimeoutMs?: number;
   /** cost budgets, for tests */
   validateOptions?: ValidateOptions;
 }
