@@ -8,7 +8,8 @@
 // configuration is kept raw: the plugins this server does not implement accept it and do nothing.
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { interpretStruct, parseGroupVersion, parseJsonOrYamlDocument, type JsonNode, type JsonValue } from '../api/go-json-document.js';
+import { parseJsonOrYamlDocument, type JsonNode, type JsonValue } from '../api/go-json-document.js';
+import { interpretTypeMeta, isDecodedStruct, RawJson, strictDecodingError, unmarshalStrict, type DecodedStruct, type GoStruct, type GoType } from '../api/go-strict-decoder.js';
 import { fieldErrors, formatFieldError, type FieldError } from '../api/field.js';
 import type { FeatureGates } from './feature-gates.js';
 import { goPathErrorMessage } from './go-fs-errors.js';
@@ -80,11 +81,6 @@ function isDecodedPlugin(name: string): name is DecodedPluginName {
 /** One config text as the json serializer reads it before typing: the JSON tree and the YAML strictness errors. */
 type ParsedConfigText = { ok: true; node: JsonNode; yamlStrictError?: string } | { ok: false; error: string };
 
-/** encoding/json's name for a JSON value in "cannot unmarshal <name> into …": object, array, string, number, bool, null. */
-function jsonTypeName(n: JsonNode): string {
-  return n.type;
-}
-
 function parseConfigText(text: string): ParsedConfigText {
   const parsed = parseJsonOrYamlDocument(text);
   if (!parsed.ok) return parsed;
@@ -93,107 +89,9 @@ function parseConfigText(text: string): ParsedConfigText {
   return { ok: true, node: parsed.node, ...(dups.length > 0 ? { yamlStrictError: `yaml: unmarshal errors:\n  ${dups.join('\n  ')}` } : {}) };
 }
 
-// Go types of the configuration structs, enough to reproduce encoding/json's strict and type errors.
-interface GoStruct {
-  kind: 'struct';
-  /** reflect.Type.Name(), for "Go struct field <Name>.<field>" */
-  name: string;
-  /** reflect.Type.String(), for "of type <pkg.Name>" */
-  qualified: string;
-  fields: Readonly<Record<string, GoType>>;
-}
-type GoType = { kind: 'string' } | { kind: 'raw' } | { kind: 'slice'; elem: GoStruct } | GoStruct;
-
+// The configuration structs in the strict decoder's Go type vocabulary.
 const goString: GoType = { kind: 'string' };
 const typeMeta = { apiVersion: goString, kind: goString };
-
-function goTypeString(t: GoType): string {
-  switch (t.kind) {
-    case 'string':
-      return 'string';
-    case 'raw':
-      return '*runtime.Unknown';
-    case 'slice':
-      return `[]${t.elem.qualified}`;
-    case 'struct':
-      return t.qualified;
-  }
-}
-
-/** A runtime.Unknown field's value: the JSON it held. */
-class RawValue {
-  constructor(readonly node: JsonNode) {}
-}
-
-/** A decoded struct: only the members present in the input, by JSON field name. */
-interface DecodedStruct {
-  [field: string]: DecodedValue;
-}
-type DecodedValue = string | RawValue | DecodedStruct | DecodedStruct[];
-
-function isDecodedStruct(v: DecodedValue | undefined): v is DecodedStruct {
-  return typeof v === 'object' && !Array.isArray(v) && !(v instanceof RawValue);
-}
-
-/** encoding/json (sigs.k8s.io/json UnmarshalStrict) over a JsonNode: the first type error is fatal, strict errors accumulate. */
-class StrictDecodeState {
-  fatal?: string;
-  readonly strict: string[] = [];
-
-  strictError(msg: string): void {
-    if (!this.strict.includes(msg)) this.strict.push(msg);
-  }
-
-  typeError(value: JsonNode, type: GoType, struct: string, field: readonly string[]): void {
-    this.fatal ??= `json: cannot unmarshal ${jsonTypeName(value)} into Go struct field ${struct}.${field.join('.')} of type ${goTypeString(type)}`;
-  }
-
-  decode(node: JsonNode, type: GoType, strictPath: string, field: readonly string[], struct: string): DecodedValue | undefined {
-    switch (type.kind) {
-      case 'raw':
-        // runtime.Unknown keeps any JSON value as raw bytes; null leaves the pointer nil.
-        return node.type === 'null' ? undefined : new RawValue(node);
-      case 'string':
-        if (node.type === 'string') return node.value;
-        // null is ignored for Go strings.
-        if (node.type !== 'null') this.typeError(node, type, struct, field);
-        return undefined;
-      case 'slice': {
-        if (node.type === 'null') return undefined;
-        if (node.type !== 'array') {
-          this.typeError(node, type, struct, field);
-          return undefined;
-        }
-        return node.items.map((item, i) => {
-          const d = this.decode(item, type.elem, `${strictPath}[${i}]`, field, struct);
-          return isDecodedStruct(d) ? d : {};
-        });
-      }
-      case 'struct': {
-        if (node.type === 'null') return undefined;
-        if (node.type !== 'object') {
-          this.typeError(node, type, struct, field);
-          return undefined;
-        }
-        const out: DecodedStruct = {};
-        const seen = new Set<string>();
-        for (const { key, node: child } of node.members) {
-          const childPath = strictPath === '' ? key : `${strictPath}.${key}`;
-          const childType = Object.prototype.hasOwnProperty.call(type.fields, key) ? type.fields[key] : undefined;
-          if (!childType) {
-            this.strictError(`unknown field ${goQuote(childPath)}`);
-            continue;
-          }
-          if (seen.has(key)) this.strictError(`duplicate field ${goQuote(childPath)}`);
-          seen.add(key);
-          const d = this.decode(child, childType, childPath, [...field, key], type.name);
-          if (d !== undefined) out[key] = d;
-        }
-        return out;
-      }
-    }
-  }
-}
 
 /** A runtime.Scheme's worth of config types: GroupVersion → kind → struct. */
 interface ConfigScheme {
@@ -214,40 +112,22 @@ function decodeConfig(text: string, scheme: ConfigScheme): DecodeResult {
   const parsed = parseConfigText(text);
   if (!parsed.ok) return { ok: false, error: parsed.error, missingKindOrNotRegistered: false };
   const root = parsed.node;
-  // meta.Interpret: json.Unmarshal into struct{APIVersion, Kind}.
-  if (root.type !== 'object' && root.type !== 'null') {
-    return { ok: false, error: `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonTypeName(root)} into Go value of type ${interpretStruct}`, missingKindOrNotRegistered: false };
-  }
-  let apiVersion = '';
-  let kind = '';
-  if (root.type === 'object') {
-    for (const { key, node } of root.members) {
-      if (key !== 'apiVersion' && key !== 'kind') continue;
-      if (node.type === 'string') {
-        if (key === 'kind') kind = node.value;
-        else apiVersion = node.value;
-      } else if (node.type !== 'null') {
-        return { ok: false, error: `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonTypeName(node)} into Go struct field .${key} of type string`, missingKindOrNotRegistered: false };
-      }
-    }
-  }
-  const gv = parseGroupVersion(apiVersion);
-  if (!gv.ok) return { ok: false, error: gv.error, missingKindOrNotRegistered: false };
+  const meta = interpretTypeMeta(root);
+  if (!meta.ok) return { ok: false, error: meta.error, missingKindOrNotRegistered: false };
+  const { group, version, kind } = meta;
   if (kind === '') return { ok: false, error: `Object 'Kind' is missing in '${text}'`, missingKindOrNotRegistered: true };
-  if (gv.version === '') return { ok: false, error: `Object 'apiVersion' is missing in '${text}'`, missingKindOrNotRegistered: true };
-  const groupVersion = gv.group === '' ? gv.version : `${gv.group}/${gv.version}`;
+  if (version === '') return { ok: false, error: `Object 'apiVersion' is missing in '${text}'`, missingKindOrNotRegistered: true };
+  const groupVersion = group === '' ? version : `${group}/${version}`;
   const kinds = Object.prototype.hasOwnProperty.call(scheme.types, groupVersion) ? scheme.types[groupVersion] : undefined;
   const type = kinds && Object.prototype.hasOwnProperty.call(kinds, kind) ? kinds[kind] : undefined;
   if (!type) {
     return { ok: false, error: `no kind ${goQuote(kind)} is registered for version ${goQuote(groupVersion)} in scheme ${goQuote(scheme.name)}`, missingKindOrNotRegistered: true };
   }
-  const st = new StrictDecodeState();
-  const object = st.decode(root, type, '', [], type.name);
-  // A type error ends the decode; the strictness errors of that decode are dropped with it, as in the serializer.
-  if (st.fatal) return { ok: false, error: st.fatal, missingKindOrNotRegistered: false };
-  const strict = [...(parsed.yamlStrictError ? [parsed.yamlStrictError] : []), ...st.strict];
-  if (strict.length > 0) return { ok: false, error: `strict decoding error: ${strict.join(', ')}`, missingKindOrNotRegistered: false };
-  return { ok: true, groupVersion, kind, object: isDecodedStruct(object) ? object : {} };
+  const { object, fatal, strict } = unmarshalStrict(root, type);
+  if (fatal !== undefined) return { ok: false, error: fatal, missingKindOrNotRegistered: false };
+  const error = strictDecodingError(parsed.yamlStrictError, strict);
+  if (error !== undefined) return { ok: false, error, missingKindOrNotRegistered: false };
+  return { ok: true, groupVersion, kind, object };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -258,7 +138,7 @@ function admissionConfigurationType(pkg: string): GoStruct {
     kind: 'struct',
     name: 'AdmissionPluginConfiguration',
     qualified: `${pkg}.AdmissionPluginConfiguration`,
-    fields: { name: goString, path: goString, configuration: { kind: 'raw' } },
+    fields: { name: goString, path: goString, configuration: { kind: 'raw', name: '*runtime.Unknown', keep: 'node' } },
   };
   return { kind: 'struct', name: 'AdmissionConfiguration', qualified: `${pkg}.AdmissionConfiguration`, fields: { ...typeMeta, plugins: { kind: 'slice', elem: plugin } } };
 }
@@ -393,11 +273,11 @@ interface PluginEntry {
 function pluginEntries(object: DecodedStruct, baseDir: string): PluginEntry[] {
   const plugins = object['plugins'];
   if (!Array.isArray(plugins)) return [];
-  return plugins.map((p) => {
+  return plugins.filter(isDecodedStruct).map((p) => {
     const name = typeof p['name'] === 'string' ? p['name'] : '';
     const path = typeof p['path'] === 'string' && p['path'] !== '' ? resolve(baseDir, p['path']) : undefined;
     const conf = p['configuration'];
-    const configuration = conf instanceof RawValue ? conf.node : undefined;
+    const configuration = conf instanceof RawJson ? conf.node : undefined;
     return { name, ...(path ? { path } : {}), ...(configuration ? { configuration } : {}) };
   });
 }

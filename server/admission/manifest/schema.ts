@@ -4,30 +4,7 @@
 // ValidatingWebhook.webhooks.timeoutSeconds of type int32").
 //
 // Field names are the v1 API's JSON names; struct names are reflect.Type.Name() as Go prints them in errors.
-
-export type GoType =
-  /** string or a named string type (`name` is how Go prints it, e.g. v1.FailurePolicyType) */
-  | { readonly kind: 'string'; readonly name?: string }
-  | { readonly kind: 'bool' }
-  | { readonly kind: 'int'; readonly name: 'int32' | 'int64' }
-  /** []byte: a base64 string in JSON */
-  | { readonly kind: 'bytes' }
-  /** metav1.Time: an RFC 3339 string or null */
-  | { readonly kind: 'time' }
-  /** any JSON value kept as is (FieldsV1, runtime.RawExtension) */
-  | { readonly kind: 'raw'; readonly name: string }
-  | { readonly kind: 'slice'; readonly elem: GoType }
-  | { readonly kind: 'map'; readonly elem: GoType }
-  | GoStruct;
-
-export interface GoStruct {
-  readonly kind: 'struct';
-  /** reflect.Type.Name(), for "Go struct field <Name>.<path>" */
-  readonly name: string;
-  /** reflect.Type.String(), for "of type <pkg.Name>" */
-  readonly qualified: string;
-  readonly fields: Readonly<Record<string, GoType>>;
-}
+import type { GoStruct, GoType } from '../../api/go-strict-decoder.js';
 
 const str = (name?: string): GoType => (name ? { kind: 'string', name } : { kind: 'string' });
 const string: GoType = str();
