@@ -14,6 +14,7 @@ import type { DeleteOptions, ResourceStore, SubresourceView } from '../registry/
 import type { ApiContext } from './api-context.js';
 import { checkResourceFields, checkScaleFields, parseFieldValidation, patchedFieldCheck } from './field-validation.js';
 import { buildListPredicate } from './list-predicate.js';
+import { ApplyYAMLPatchType, decodeApplyConfiguration, managerOrUserAgent, serverSideApply, updateTracker, validateApplyPatchOptions, validateNonApplyPatchOptions } from './apply/index.js';
 import { applyPatch } from './patch/index.js';
 import { applyScale, toScale } from './scale.js';
 import { parseTableAccept, toTable } from './table.js';
@@ -146,7 +147,7 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
       const body = await decodeObject(req);
       await checkResourceFields(info, body, parseFieldValidation(q['fieldValidation']), ctx.warnings, { raw: rawBody(req), mediaType: mediaType(req) });
       // the body was decoded for this request alone: the store may work on it without a copy
-      const created = await store.create(ctx, body, optionsObject('CreateOptions', q, ctx.dryRun), { bodyIsOwned: true });
+      const created = await store.create(ctx, body, optionsObject('CreateOptions', q, ctx.dryRun), { bodyIsOwned: true, trackManagedFields: updateTracker(info, fieldManagerOf(req, q), '') });
       addWarnings(res, ctx.warnings);
       writeObject(req, res, 201, info, created);
       return;
@@ -158,7 +159,7 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
       if (sub === 'scale') await checkScaleFields(body, parseFieldValidation(q['fieldValidation']), ctx.warnings, sent);
       else await checkResourceFields(info, body, parseFieldValidation(q['fieldValidation']), ctx.warnings, sent);
       const opts = optionsObject('UpdateOptions', q, ctx.dryRun);
-      const updated = await updateSub(store, ctx, ri.name, sub, info, opts, (current) => {
+      const updated = await updateSub(store, ctx, ri.name, sub, info, opts, fieldManagerOf(req, q), (current) => {
         if (sub === 'scale') return applyScale(current, scaleBody(body), info.subresources.scale!);
         if (sub === 'finalize') return finalizeNamespace(current, body);
         return body;
@@ -173,9 +174,19 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
       const type = mediaType(req);
       const patch = rawBody(req);
       const fieldValidation = parseFieldValidation(q['fieldValidation']);
+      const patchOptions = { fieldManager: queryString(q, 'fieldManager'), force: parseForce(q) };
+      if (type === ApplyYAMLPatchType && sub === '') {
+        const invalid = validateApplyPatchOptions(patchOptions);
+        if (invalid) throw invalid;
+        return serveApply(req, res, info, store, ctx, q, ri.name, patchOptions.fieldManager!, patchOptions.force === true, patch, fieldValidation);
+      }
+      if (type !== ApplyYAMLPatchType) {
+        const invalid = validateNonApplyPatchOptions(patchOptions);
+        if (invalid) throw invalid;
+      }
       const checkPatchedFields = await patchedFieldCheck(info, sub === 'scale', fieldValidation, type, patch);
       const opts = optionsObject('UpdateOptions', q, ctx.dryRun);
-      const updated = await updateSub(store, ctx, ri.name, sub, info, opts, (current) => {
+      const updated = await updateSub(store, ctx, ri.name, sub, info, opts, fieldManagerOf(req, q), (current) => {
         if (sub === 'scale') {
           const scale = toScale(current, info.subresources.scale!);
           const patchedScale = applyPatch(type, scale, patch, { group: 'autoscaling', version: 'v1', kind: 'Scale' }, { fieldValidation });
@@ -226,7 +237,7 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
   }
 }
 
-function updateSub(store: ResourceStore, ctx: RequestContext, name: string, sub: string, info: ResourceInfo, opts: KubeObject, transform: (current: KubeObject) => KubeObject): Promise<KubeObject> {
+function updateSub(store: ResourceStore, ctx: RequestContext, name: string, sub: string, info: ResourceInfo, opts: KubeObject, manager: string, transform: (current: KubeObject) => KubeObject): Promise<KubeObject> {
   // /scale writes the parent's spec and /finalize the namespace's spec: both through the main resource's rules;
   // admission sees /scale as an autoscaling/v1 Scale, as in kube-apiserver.
   const scale = info.subresources.scale;
@@ -234,7 +245,54 @@ function updateSub(store: ResourceStore, ctx: RequestContext, name: string, sub:
     sub === 'scale' && scale
       ? { subresource: 'scale', kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, from: (p) => toScale(p, scale), into: (p, v) => applyScale(p, v, scale) }
       : undefined;
-  return store.update(ctx, name, sub === 'status' ? 'status' : '', transform, opts, true, view);
+  return store.update(ctx, name, sub === 'status' ? 'status' : '', transform, opts, true, view, updateTracker(info, manager, sub));
+}
+
+/** The manager a write is recorded under: ?fieldManager=, else the User-Agent's prefix (kube's managerOrUserAgent). */
+function fieldManagerOf(req: Request, q: Query): string {
+  return managerOrUserAgent(queryString(q, 'fieldManager'), req.headers['user-agent']);
+}
+
+/** PatchOptions.force; absent is nil, which only apply may leave out. */
+function parseForce(q: Query): boolean | undefined {
+  const v = queryString(q, 'force');
+  if (v === undefined) return undefined;
+  if (v === 'true' || v === '1') return true;
+  if (v === 'false' || v === '0' || v === '') return false;
+  throw errors.badRequest(`invalid value for force: ${JSON.stringify(v)}`);
+}
+
+/** Server-side apply of the main resource: 201 when the apply created the object, 200 otherwise. */
+async function serveApply(
+  req: Request,
+  res: Response,
+  info: ResourceInfo,
+  store: ResourceStore,
+  ctx: RequestContext,
+  q: Query,
+  name: string,
+  manager: string,
+  force: boolean,
+  patch: Buffer,
+  fieldValidation: ReturnType<typeof parseFieldValidation>,
+): Promise<void> {
+  const config = await decodeApplyConfiguration(patch);
+  // Custom resources: fields their schema does not declare are found as for any write (400 with Strict).
+  if (info.codec) await checkResourceFields(info, config as KubeObject, fieldValidation, ctx.warnings, { raw: patch, mediaType: 'application/yaml' });
+  const { object, created } = await serverSideApply({
+    info,
+    store,
+    ctx,
+    name,
+    config,
+    manager,
+    force,
+    now: () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    updateOptions: optionsObject('UpdateOptions', q, ctx.dryRun),
+    createOptions: optionsObject('CreateOptions', q, ctx.dryRun),
+  });
+  addWarnings(res, ctx.warnings);
+  writeObject(req, res, created ? 201 : 200, info, object);
 }
 
 function scaleBody(body: KubeObject): KubeObject {

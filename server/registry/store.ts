@@ -110,7 +110,15 @@ function currentRfc3339Seconds(): string {
 export interface CreateCallOptions {
   /** the caller hands the body over and does not use it afterwards, so create need not copy it first */
   bodyIsOwned?: boolean;
+  /** records the write in metadata.managedFields (kube's field manager), on the defaulted object before admission */
+  trackManagedFields?: ManagedFieldsTracker;
 }
+
+/**
+ * Updates metadata.managedFields of `next` for a write from `old` (undefined on create). kube's handlers run the
+ * field manager on the decoded (so defaulted) object before admission; the REST layer passes it in.
+ */
+export type ManagedFieldsTracker = (old: KubeObject | undefined, next: KubeObject) => void | Promise<void>;
 
 export class ResourceStore {
   readonly gr: GroupResource;
@@ -309,6 +317,7 @@ export class ResourceStore {
     let obj = call.bodyIsOwned ? body : deepCopy(body);
     this.checkTypeMeta(obj);
     this.prepareForCreate(ctx, obj);
+    await call.trackManagedFields?.(undefined, obj);
     const name = metaOf(obj).name ?? '';
     const attrs = this.attributes(ctx, 'CREATE', '', name, obj, undefined, options);
     await this.deps.admission.admit(attrs);
@@ -345,6 +354,7 @@ export class ResourceStore {
     /** PUT carries the client's resourceVersion as a precondition; patch does not unless the patch sets it */
     checkResourceVersion = true,
     view?: SubresourceView,
+    trackManagedFields?: ManagedFieldsTracker,
   ): Promise<KubeObject> {
     let result: KubeObject | undefined;
     const key = this.key(ctx.namespace, name);
@@ -368,6 +378,7 @@ export class ResourceStore {
         if (!meta.resourceVersion) meta.resourceVersion = metaOf(old).resourceVersion;
         await this.info.strategy.prepare?.();
         let next = this.prepareForUpdate(desired, old, subresource);
+        await trackManagedFields?.(old, next);
         if (view) {
           const attrs = this.viewAttributes(ctx, view, name, view.from(next), view.from(old), options);
           await this.deps.admission.admit(attrs);

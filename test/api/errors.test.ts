@@ -102,8 +102,8 @@ describe('errors as kube-apiserver sends them', () => {
     expect(r.json).toMatchObject({ reason: 'UnsupportedMediaType' });
   });
 
-  it('415 for server-side apply, with a message that says so', async () => {
-    const r = await call('PATCH', `${cmPath}/named?fieldManager=test`, '{"apiVersion":"v1","kind":"ConfigMap"}', { 'Content-Type': 'application/apply-patch+yaml' });
+  it('415 for a CBOR server-side apply (only YAML apply is served), with a message that says so', async () => {
+    const r = await call('PATCH', `${cmPath}/named?fieldManager=test`, '{"apiVersion":"v1","kind":"ConfigMap"}', { 'Content-Type': 'application/apply-patch+cbor' });
     expect(r.status).toBe(415);
     expect(r.json).toMatchObject({ reason: 'UnsupportedMediaType', message: expect.stringMatching(/apply/i) });
   });

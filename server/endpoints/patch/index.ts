@@ -7,7 +7,8 @@
 //   application/strategic-merge-patch+json built-in kinds only (see strategic-merge-patch.ts); malformed →
 //                                          400, directive misuse → 400/422/500 as interpretStrategicMergePatchError
 //                                          maps it; other kinds → 415 like a custom resource.
-//   application/apply-patch+yaml (+cbor)   server-side apply is not supported by this server → 415.
+//   application/apply-patch+yaml (+cbor)   server-side apply of a resource is served by ../apply/ before this; what
+//                                          reaches here (CBOR, /status and /scale) → 415.
 //   anything else                          415 with kube's list of accepted media types.
 // The original object is never modified. Checks on the result that need the request (name, namespace, uid)
 // are the caller's, as they are the patcher's in kube.

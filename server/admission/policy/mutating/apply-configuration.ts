@@ -280,3 +280,21 @@ export function applyStructuredMergeDiff(live: KubeObject, patch: JsonMap, schem
   const merged = mergeValue(live, typedPatch, schema.root) as KubeObject;
   return { ok: true, object: pruneNulls(merged) };
 }
+
+/** Why server-side apply could not merge: the configuration or the live object is not of the kind's schema. */
+export type AppliedConfigurationResult = { ok: true; object: KubeObject } | { ok: false; object: 'patch' | 'live'; error: string };
+
+/**
+ * Server-side apply's merge (kube's Updater.Apply → TypedValue.Merge): the configuration is validated and merged as
+ * ApplyStructuredMergeDiff does, but it may set atomic lists, maps and structs (they are replaced). Nulls are kept,
+ * for the caller to see which fields the configuration names.
+ */
+export function mergeAppliedConfiguration(live: KubeObject, config: JsonMap, schema: ApplySchema): AppliedConfigurationResult {
+  const patchErrors: ValidationError[] = schema.closed ? [] : schema.unknownFields(config).map((p) => ({ path: `.${p}`, message: 'field not declared in schema' }));
+  validateValue(config, schema.root, '', false, patchErrors);
+  if (patchErrors.length > 0) return { ok: false, object: 'patch', error: validationErrorsString(patchErrors) };
+  const liveErrors: ValidationError[] = [];
+  validateValue(live, schema.root, '', true, liveErrors);
+  if (liveErrors.length > 0) return { ok: false, object: 'live', error: validationErrorsString(liveErrors) };
+  return { ok: true, object: mergeValue(live, config, schema.root) as KubeObject };
+}

@@ -1,0 +1,153 @@
+import { loadApplySchema, type ApplySchema } from '../../admission/policy/mutating/apply-schema.js';
+import { mergeAppliedConfiguration } from '../../admission/policy/mutating/apply-configuration.js';
+import type { KubeObject } from '../../api/types.js';
+import { fromFieldsV1, pathString, toFieldsV1 } from './field-set.js';
+import { decodeManagedFields, encodeManagedFields, recordApply, recordUpdate, type ManagerEntry, type OwnershipSchema } from './managed-fields.js';
+import { crdSchemaNode } from './ownership-schema.js';
+
+// the schema server-side apply uses at run time: the Pod's OpenAPI shape with its list types
+let podSchema: ApplySchema;
+let pod: OwnershipSchema;
+beforeAll(async () => {
+  podSchema = await loadApplySchema({ group: '', version: 'v1', kind: 'Pod' });
+  pod = { root: podSchema.root, typed: true, ignoreStatus: true };
+});
+const now = '2025-01-01T00:00:00Z';
+
+function apply(live: KubeObject | undefined, config: KubeObject, entries: ManagerEntry[], manager: string, force = false) {
+  const merged = mergeAppliedConfiguration(live ?? {}, config, podSchema);
+  if (!merged.ok) throw new Error(merged.error);
+  return recordApply({ live, merged: merged.object, config, entries, manager, apiVersion: 'v1', force, now, schema: pod });
+}
+
+const podConfig = (image: string, extra: Record<string, unknown> = {}): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'p', labels: { app: 'a' } },
+  spec: { containers: [{ name: 'c', image, ...extra }] },
+});
+
+describe('FieldsV1', () => {
+  it('round-trips members with children as "." entries', () => {
+    const v1 = { 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } }, 'f:spec': { 'f:containers': { 'k:{"name":"c"}': { '.': {}, 'f:image': {} } } } };
+    expect(toFieldsV1(fromFieldsV1(v1))).toEqual(v1);
+  });
+
+  it.each([
+    [['f:spec', 'f:replicas'], '.spec.replicas'],
+    [['f:spec', 'f:containers', 'k:{"name":"c"}', 'f:image'], '.spec.containers[name="c"].image'],
+    [['f:spec', 'f:ports', 'k:{"containerPort":80,"protocol":"TCP"}'], '.spec.ports[containerPort=80,protocol="TCP"]'],
+    [['f:metadata', 'f:finalizers', 'v:"x"'], '.metadata.finalizers[="x"]'],
+  ])('prints %j as %s', (path, text) => {
+    expect(pathString(path)).toBe(text);
+  });
+});
+
+describe('recordApply', () => {
+  it('owns exactly the applied fields, list elements by key', () => {
+    const out = apply(undefined, podConfig('nginx'), [], 'm');
+    if (!out.ok) throw out.error;
+    expect(encodeManagedFields(out.entries)).toEqual([
+      {
+        manager: 'm',
+        operation: 'Apply',
+        apiVersion: 'v1',
+        time: now,
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:metadata': { 'f:labels': { 'f:app': {} } }, 'f:spec': { 'f:containers': { 'k:{"name":"c"}': { '.': {}, 'f:image': {}, 'f:name': {} } } } },
+      },
+    ]);
+  });
+
+  it('conflicts on a field another manager set to a different value, and force takes it over', () => {
+    const first = apply(undefined, podConfig('nginx'), [], 'first');
+    if (!first.ok) throw first.error;
+    const live = { ...(first.object as KubeObject) };
+    const conflict = apply(live, podConfig('busybox'), first.entries, 'second');
+    expect(conflict.ok).toBe(false);
+    if (conflict.ok) return;
+    expect(conflict.error.status).toMatchObject({
+      code: 409,
+      reason: 'Conflict',
+      message: 'Apply failed with 1 conflict: conflict with "first": .spec.containers[name="c"].image',
+      details: { causes: [{ type: 'FieldManagerConflict', message: 'conflict with "first"', field: '.spec.containers[name="c"].image' }] },
+    });
+    const forced = apply(live, podConfig('busybox'), first.entries, 'second', true);
+    if (!forced.ok) throw forced.error;
+    const firstFields = forced.entries.find((e) => e.manager === 'first')!;
+    expect(toFieldsV1(firstFields.set)).toEqual({ 'f:metadata': { 'f:labels': { 'f:app': {} } }, 'f:spec': { 'f:containers': { 'k:{"name":"c"}': { '.': {}, 'f:name': {} } } } });
+  });
+
+  it('lists several conflicts by manager', () => {
+    const entries = decodeManagedFields([
+      { manager: 'a', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': { 'f:app': {} } } } },
+      { manager: 'b', operation: 'Apply', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:containers': { 'k:{"name":"c"}': { 'f:image': {} } } } } },
+    ]);
+    const live: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: { app: 'x' } }, spec: { containers: [{ name: 'c', image: 'old' }] } };
+    const out = apply(live, podConfig('new'), entries, 'me');
+    expect(out.ok).toBe(false);
+    if (out.ok) return;
+    expect(out.error.message).toBe('Apply failed with 2 conflicts: conflicts with "a" using v1:\n- .metadata.labels.app\nconflicts with "b":\n- .spec.containers[name="c"].image');
+  });
+
+  it('removes what the manager applied before and no longer applies, unless another manager owns it', () => {
+    const first = apply(undefined, podConfig('nginx', { args: ['x'], command: ['sh'] }), [], 'm');
+    if (!first.ok) throw first.error;
+    // someone else updates command
+    const live = first.object as KubeObject;
+    const changed = structuredClone(live);
+    (changed['spec'] as { containers: Array<Record<string, unknown>> }).containers[0]!['command'] = ['bash'];
+    const afterUpdate = recordUpdate({ live, next: changed, entries: first.entries, manager: 'editor', apiVersion: 'v1', now, schema: pod });
+    const second = apply(changed, podConfig('nginx'), afterUpdate, 'm');
+    if (!second.ok) throw second.error;
+    const container = (second.object['spec'] as { containers: Array<Record<string, unknown>> }).containers[0]!;
+    expect(container).toEqual({ name: 'c', image: 'nginx', command: ['bash'] });
+  });
+
+  it('gives the fields of an untracked object to before-first-apply', () => {
+    const live: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'old' }] } };
+    const out = apply(live, podConfig('new'), [], 'me');
+    expect(out.ok).toBe(false);
+    if (!out.ok) expect(out.error.message).toBe('Apply failed with 1 conflict: conflict with "before-first-apply" using v1: .spec.containers[name="c"].image');
+  });
+});
+
+describe('recordUpdate', () => {
+  it('records nothing for a write that changes nothing', () => {
+    const obj: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x' }] } };
+    expect(recordUpdate({ live: obj, next: structuredClone(obj), entries: [], manager: 'm', apiVersion: 'v1', now, schema: pod })).toEqual([]);
+  });
+
+  it('merges into the manager entry and drops removed fields from every manager', () => {
+    const live: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: { a: '1', b: '2' } } };
+    const entries = recordUpdate({ live: undefined, next: live, entries: [], manager: 'creator', apiVersion: 'v1', now, schema: pod });
+    const next: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: { a: '1', c: '3' } } };
+    const after = recordUpdate({ live, next, entries, manager: 'editor', apiVersion: 'v1', now, schema: pod });
+    expect(encodeManagedFields(after).map((e) => [e['manager'], e['fieldsV1']])).toEqual([
+      ['creator', { 'f:metadata': { 'f:labels': { '.': {}, 'f:a': {} } } }],
+      ['editor', { 'f:metadata': { 'f:labels': { 'f:c': {} } } }],
+    ]);
+  });
+});
+
+describe('CRD schemas', () => {
+  it('merges x-kubernetes-list-type map lists by their keys and set lists by value', () => {
+    const root = crdSchemaNode({
+      type: 'object',
+      properties: {
+        spec: {
+          type: 'object',
+          properties: {
+            ports: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['port', 'protocol'], items: { type: 'object', properties: { port: { type: 'integer' }, protocol: { type: 'string', default: 'TCP' } } } },
+            tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
+            args: { type: 'array', items: { type: 'string' } },
+          },
+        },
+      },
+    });
+    const schema = { root, closed: false, unknownFields: () => [] };
+    const live: KubeObject = { spec: { ports: [{ port: 80, protocol: 'TCP', x: 1 }], tags: ['a'], args: ['1'] } };
+    const merged = mergeAppliedConfiguration(live, { spec: { ports: [{ port: 80, y: 2 }, { port: 81 }], tags: ['b'], args: ['2'] } }, schema);
+    expect(merged).toEqual({ ok: true, object: { spec: { ports: [{ port: 80, protocol: 'TCP', x: 1, y: 2 }, { port: 81 }], tags: ['a', 'b'], args: ['2'] } } });
+  });
+});
