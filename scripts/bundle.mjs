@@ -8,6 +8,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dynamicCommonJsImports } from './esbuild-dynamic-cjs.mjs';
+import { precompiledEtcdProtos } from './esbuild-etcd-protos.mjs';
 import { packageDirname } from './esbuild-package-dirname.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -19,8 +20,11 @@ const serverOut = path.join(outDir, 'server');
 // client-node's models are imported by a computed path (`…/models/${name}.js`), which a bundler cannot follow;
 // they load when a kind's strict field validation first runs, long after startup.
 const external = ['@kubernetes/client-node'];
-// etcd3 (with gRPC and protobufjs: ~100 ms of module loading on an etcd start) reads its .proto file beside itself.
+// etcd3 (with gRPC and protobufjs: ~100 ms of module loading on an etcd start) reads its .proto file beside itself;
+// precompiledEtcdProtos (before packageDirname: the first onLoad wins) compiles it at build time instead.
 const usesDirname = ['etcd3', '@grpc/grpc-js', '@grpc/proto-loader'];
+// tsc has built the definition module into outDir by now; the plugin runs its compile step at build time.
+const etcdDefinitionModule = path.join(outDir, 'server', 'storage', 'etcd-package-definition.js');
 
 // Chunk names carry content hashes: clear the previous build's, so that stale ones do not pile up.
 await rm(path.join(serverOut, 'chunks'), { recursive: true, force: true });
@@ -41,7 +45,7 @@ const result = await build({
   sourcemap: 'linked',
   // Bundled CommonJS packages (express, prom-client, yaml, etcd3) call require() for node's built-ins; ESM has no require.
   banner: { js: "import { createRequire as __kahCreateRequire } from 'node:module'; const require = __kahCreateRequire(import.meta.url);" },
-  plugins: [dynamicCommonJsImports(root), packageDirname(usesDirname)],
+  plugins: [dynamicCommonJsImports(root), precompiledEtcdProtos(root, etcdDefinitionModule), packageDirname(usesDirname)],
   metafile: true,
   logLevel: 'warning',
   legalComments: 'none',

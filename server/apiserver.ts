@@ -268,6 +268,9 @@ export class ApiServer {
   private async listen(): Promise<void> {
     const { config } = this;
     this.buildAdmission();
+    // The system namespaces are the last readiness check on etcd (writes wait for etcd's fsync): their round trips
+    // start now and overlap with building the app and the TLS listener.
+    this.bootstrapSystemNamespaces();
     // The port opens while manifests load; the readiness gate holds resource requests until they are in force.
     this.manifestsLoaded = this.loadManifests();
     this.health.addReady({
@@ -325,7 +328,6 @@ export class ApiServer {
         resolve();
       });
     });
-    this.bootstrapSystemNamespaces();
     this.namespaceController = new NamespaceController({ index: this.index, storeFor: (i) => this.storeFor(i), log: (m, f) => config.log.info(m, f) });
     // it lists again until storage answers, logging each failure
     void this.namespaceController.start();

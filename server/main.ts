@@ -9,7 +9,7 @@ import { ApiServer } from './apiserver.js';
 import { loadAuthenticator } from './authn/index.js';
 import { loadAuthorizer } from './authz/index.js';
 import { answerVirtualResource } from './endpoints/virtual-resources.js';
-import { newLogger } from './log.js';
+import { newLogger, type Logger } from './log.js';
 import { parseManifestControllerEnv } from './admission/manifest/controller.js';
 import { manifestPluginNames, type ManifestPlugin } from './admission/manifest/plugins.js';
 import { serviceResolverFor } from './admission/webhook/client.js';
@@ -68,17 +68,8 @@ function servingHosts(bindAddress: string): string[] {
   return [...hosts].filter(Boolean);
 }
 
-/** Builds and starts the server; resolves with it once it listens. Throws StartupError for bad configuration. */
-export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
-  const log = newLogger(o.verbosity);
-  log.info('starting kube-admission-harness apiserver', {
-    bindAddress: o.secureServing.bindAddress,
-    securePort: o.secureServing.port,
-    storageBackend: o.etcd.storageBackend,
-    etcdServers: o.etcd.servers,
-    authorizationModes: o.authorization.modes,
-    admissionPlugins: o.admission.plugins,
-  });
+/** Everything a start reads or generates before it can serve: admission configuration, certificates, authn/authz. */
+async function prepareServing(o: ServerOptions, log: Logger) {
   const admissionConfig = await loadAdmissionConfig(o);
   const bundle = await ensureServingBundle(o.secureServing.certDir, { hosts: servingHosts(o.secureServing.bindAddress) });
   if (bundle.generated.length) log.info('generated certificates', { dir: bundle.dir, generated: bundle.generated, reasons: bundle.reasons });
@@ -94,8 +85,35 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
   for (const w of [...authnResult.warnings, ...authzResult.warnings]) log.info('configuration warning', { warning: w });
   const authn = authnResult.authenticator;
   const authz = authzResult.authorizer;
+  return { admissionConfig, bundle, certPem, keyPem, clientCaPem, authn, authz };
+}
+
+/** Builds and starts the server; resolves with it once it listens. Throws StartupError for bad configuration. */
+export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
+  const log = newLogger(o.verbosity);
+  log.info('starting kube-admission-harness apiserver', {
+    bindAddress: o.secureServing.bindAddress,
+    securePort: o.secureServing.port,
+    storageBackend: o.etcd.storageBackend,
+    etcdServers: o.etcd.servers,
+    authorizationModes: o.authorization.modes,
+    admissionPlugins: o.admission.plugins,
+  });
+  // The etcd client's modules (gRPC, protobufjs: ≈ 80 ms) load while the configuration is read and the
+  // certificates are generated, much of which waits on files and the crypto thread pool.
+  const storageBuilt = buildStorage(o);
+  // awaited below; a failure before then must not count as an unhandled rejection meanwhile
+  storageBuilt.catch(() => undefined);
+  const prepared = await prepareServing(o, log).catch(async (err: unknown) => {
+    await storageBuilt.then(
+      (s) => s.close(),
+      () => undefined,
+    );
+    throw err;
+  });
+  const { admissionConfig, bundle, certPem, keyPem, clientCaPem, authn, authz } = prepared;
   const serviceResolver = serviceResolverFor(o.admission.serviceResolver);
-  const storage = await buildStorage(o);
+  const storage = await storageBuilt;
   const server = await ApiServer.start({
     bindAddress: o.secureServing.bindAddress,
     port: o.secureServing.port,
