@@ -2,7 +2,7 @@
 // KEP-5793 manifests and of the AdmissionConfiguration file. Go's decoder needs what JSON.parse loses: object members
 // in input order with duplicates kept, and each value's source text (runtime.Unknown raw bytes, error quotes).
 // YAML goes through sigs.k8s.io/yaml (yaml.v2, YAML 1.1), whose duplicate keys are strictness errors.
-import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node as YamlNode } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, YAMLMap, YAMLSeq, type Document, type Node as YamlNode, type Tags } from 'yaml';
 import { goQuote } from '../options/go-strconv.js';
 import { goYamlSyntaxError, hasGoYamlUnprintable } from './go-yaml-errors.js';
 
@@ -36,18 +36,95 @@ export function goJsonMarshal(v: unknown): string {
     .join(',')}}`;
 }
 
+/**
+ * A node's JSON text, computed on first read and then kept: only runtime.Unknown fields and error quotes read it,
+ * and marshalling every node eagerly is quadratic in the document's depth.
+ */
+function withLazyRaw<N extends { value: JsonValue }>(node: N): N & { raw: string } {
+  return Object.defineProperty(node, 'raw', {
+    get(this: N): string {
+      const raw = goJsonMarshal(this.value);
+      Object.defineProperty(this, 'raw', { value: raw, enumerable: true, writable: false, configurable: true });
+      return raw;
+    },
+    enumerable: true,
+    configurable: true,
+  }) as N & { raw: string };
+}
+
+function scalarNode(v: null | boolean | number | string): JsonNode {
+  if (v === null) return { type: 'null', value: null, raw: 'null' };
+  if (typeof v === 'string') return withLazyRaw({ type: 'string' as const, value: v });
+  if (typeof v === 'number') return { type: 'number', value: v, raw: goJsonMarshal(v) };
+  return { type: 'bool', value: v, raw: String(v) };
+}
+
+function arrayNode(items: JsonNode[]): JsonNode {
+  return withLazyRaw({ type: 'array' as const, items, value: items.map((i) => i.value) });
+}
+
+/** Go maps: members come out sorted by key, one per key. */
+function objectNode(byKey: Map<string, JsonNode>, value: { [key: string]: JsonValue }): JsonNode {
+  const members = [...byKey.keys()].sort().map((key) => ({ key, node: byKey.get(key)! }));
+  return withLazyRaw({ type: 'object' as const, members, value });
+}
+
 /** The JSON sigs.k8s.io/yaml's YAMLToJSON makes of a YAML value: Go maps, so members come out sorted by key. */
 function nodeFromYamlValue(v: JsonValue): JsonNode {
-  const raw = goJsonMarshal(v);
-  if (v === null) return { type: 'null', value: null, raw };
-  if (typeof v === 'string') return { type: 'string', value: v, raw };
-  if (typeof v === 'number') return { type: 'number', value: v, raw };
-  if (typeof v === 'boolean') return { type: 'bool', value: v, raw };
-  if (Array.isArray(v)) return { type: 'array', items: v.map(nodeFromYamlValue), value: v, raw };
-  const members = Object.keys(v)
-    .sort()
-    .map((key) => ({ key, node: nodeFromYamlValue(v[key]!) }));
-  return { type: 'object', members, value: v, raw };
+  if (v === null || typeof v !== 'object') return scalarNode(v);
+  if (Array.isArray(v)) return arrayNode(v.map(nodeFromYamlValue));
+  const byKey = new Map<string, JsonNode>();
+  for (const key of Object.keys(v)) byKey.set(key, nodeFromYamlValue(v[key]!));
+  return objectNode(byKey, v);
+}
+
+/** A collection or scalar the direct walk leaves to toJS (aliases, merge keys, tagged collections, odd keys). */
+const notPlainYaml = Symbol('notPlainYaml');
+
+/**
+ * The same JsonNode as toJS + nodeFromYamlValue, in one walk over the AST, with yaml.v2's duplicate keys collected
+ * on the way (value before key, as goyamlDuplicateKeys reports them). Anything outside plain maps, sequences and
+ * scalars with scalar keys throws notPlainYaml, and the caller takes the general path.
+ */
+function nodeFromPlainYaml(root: unknown, duplicateAt: (at: number, key: string | number | boolean) => void): JsonNode {
+  const visit = (node: unknown): JsonNode => {
+    if (node === null || node === undefined) return scalarNode(null);
+    if (isScalar(node)) {
+      const v = node.value;
+      if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return scalarNode(v);
+      if (typeof v === 'bigint') return scalarNode(Number(v));
+      throw notPlainYaml;
+    }
+    if (node.constructor === YAMLSeq && (node as YAMLSeq).tag === undefined) {
+      return arrayNode((node as YAMLSeq).items.map((item) => (item === null || isScalar(item) || isMap(item) || isSeq(item) ? visit(item) : fail())));
+    }
+    if (node.constructor === YAMLMap && (node as YAMLMap).tag === undefined) {
+      const byKey = new Map<string, JsonNode>();
+      const value: { [key: string]: JsonValue } = {};
+      const seen = new Set<string>();
+      for (const pair of (node as YAMLMap<unknown, unknown>).items) {
+        const child = visit(pair.value);
+        if (!isScalar(pair.key)) throw notPlainYaml;
+        const k = pair.key.value;
+        if (typeof k !== 'string' && typeof k !== 'number' && typeof k !== 'boolean') throw notPlainYaml;
+        const key = String(k);
+        // YAML 1.1 merge keys are toJS's to resolve.
+        if (key === '<<') throw notPlainYaml;
+        const id = `${typeof k}:${key}`;
+        if (seen.has(id)) duplicateAt((pair.value as YamlNode | null)?.range?.[0] ?? pair.key.range?.[0] ?? 0, k);
+        seen.add(id);
+        byKey.set(key, child);
+        setMember(value, key, child.value);
+      }
+      return objectNode(byKey, value);
+    }
+    throw notPlainYaml;
+  };
+  return visit(root);
+}
+
+function fail(): never {
+  throw notPlainYaml;
 }
 
 /** The yaml package's toJS output as goyaml → JSON would see it: map keys become strings, bigints numbers. */
@@ -192,6 +269,8 @@ function goyamlDuplicateKeys(root: YamlNode | null, lc: LineCounter): string[] {
  */
 export type ParsedJsonDocument = { ok: true; node: JsonNode; yamlDuplicateKeys: string[] } | { ok: false; error: string };
 
+let yaml11TagsWithoutTimestamp: Tags | undefined;
+
 export function parseJsonOrYamlDocument(text: string): ParsedJsonDocument {
   // json.Serializer.RecognizesData: JSON is text whose first non-space character is '{'; anything else is YAML.
   if (/^\s*\{/u.test(text)) {
@@ -207,7 +286,8 @@ export function parseJsonOrYamlDocument(text: string): ParsedJsonDocument {
   const docs = parseAllDocuments(text, {
     // sigs.k8s.io/yaml uses yaml.v2: YAML 1.1 scalars (yes/no booleans, 0777 octals) but timestamps stay strings.
     version: '1.1',
-    customTags: (tags) => tags.filter((t) => typeof t === 'string' || t.tag !== 'tag:yaml.org,2002:timestamp'),
+    // The schema is built per document; the filtered list is the same every time.
+    customTags: (tags) => (yaml11TagsWithoutTimestamp ??= tags.filter((t) => typeof t === 'string' || t.tag !== 'tag:yaml.org,2002:timestamp')),
     // Duplicate keys are not a parse error here: goyamlDuplicateKeys finds them all, with yaml.v2's text and lines,
     // and the values are read last-wins as the non-strict YAMLToJSON pass does.
     uniqueKeys: false,
@@ -230,6 +310,13 @@ export function parseJsonOrYamlDocument(text: string): ParsedJsonDocument {
     return { ok: false, error: `yaml: line ${line}: ${message}` };
   }
   const root = (doc?.contents ?? null) as YamlNode | null;
+  const duplicates: string[] = [];
+  try {
+    const node = nodeFromPlainYaml(root, (at, key) => duplicates.push(`line ${lc.linePos(at).line}: key ${goyamlKeyText(key)} already set in map`));
+    return { ok: true, node, yamlDuplicateKeys: duplicates };
+  } catch (err) {
+    if (err !== notPlainYaml) throw err;
+  }
   const value = jsonValueFromYaml(doc ? doc.toJS({ maxAliasCount: -1 }) : null);
   return { ok: true, node: nodeFromYamlValue(value), yamlDuplicateKeys: goyamlDuplicateKeys(root, lc) };
 }
