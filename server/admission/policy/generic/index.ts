@@ -27,3 +27,4 @@ export { storeParamLookup } from './store-params.js';
 export { requestAuthorizer } from './authorizer.js';
 export { MutatingVersionedObjects, VersionedObjectsByKind, type VersionedObjects, type VersionedObjectsResult } from './versioned-attributes.js';
 export type { PolicyPluginOptions } from './plugin-options.js';
+export { PolicyHookSet } from './policy-hook-set.js';

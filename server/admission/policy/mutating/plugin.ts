@@ -5,9 +5,9 @@ import type { MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding } from '..
 import type { KubeObject } from '../../../api/types.js';
 import type { AdmissionAttributes, AdmissionOperation } from '../../attributes.js';
 import type { AdmissionPlugin } from '../../chain.js';
-import { PolicyHookSource } from '../generic/hooks.js';
+import { PolicyHookSet } from '../generic/policy-hook-set.js';
 import type { PolicyPluginOptions } from '../generic/plugin-options.js';
-import { policyScopeOf, RequestNamespace, waitUntilSynced } from '../generic/scope.js';
+import { RequestNamespace } from '../generic/scope.js';
 import type { MutatingPolicySources } from '../sources.js';
 import { compileMutatingPolicy, type MutatingPolicyEvaluator } from './compile.js';
 import { dispatchMutatingPolicies, mutatingAdmissionPolicyPluginName } from './dispatcher.js';
@@ -22,14 +22,13 @@ export interface MutatingAdmissionPolicyPluginOptions extends PolicyPluginOption
   matchConditionBudget?: number;
 }
 
-type Hooks = PolicyHookSource<MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding, MutatingPolicyEvaluator>;
+type Hooks = PolicyHookSet<MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding, MutatingPolicyEvaluator>;
 
 const handledOperations: readonly AdmissionOperation[] = ['CREATE', 'UPDATE', 'CONNECT'];
 
 export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
   readonly name = mutatingAdmissionPolicyPluginName;
   private readonly hooks: Hooks;
-  private readonly staticHooks?: Hooks;
 
   constructor(private readonly opts: MutatingAdmissionPolicyPluginOptions) {
     const hookOptions = {
@@ -37,8 +36,7 @@ export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
       paramKindOf: (p: MutatingAdmissionPolicy) => p.spec?.paramKind ?? undefined,
       params: opts.params,
     };
-    this.hooks = new PolicyHookSource(opts.sources, hookOptions);
-    if (opts.staticSources) this.staticHooks = new PolicyHookSource(opts.staticSources, hookOptions);
+    this.hooks = new PolicyHookSet(opts.sources, opts.staticSources, hookOptions);
   }
 
   handles(operation: AdmissionOperation): boolean {
@@ -48,16 +46,7 @@ export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
 
   async admit(attrs: AdmissionAttributes): Promise<void> {
     const { opts } = this;
-    const scope = policyScopeOf(attrs, opts.excludedResources);
-    if (scope === 'none') return;
-    let source: Hooks;
-    if (scope === 'static') {
-      // API policies never see the policy resources; static ones protect them
-      if (!this.staticHooks) return;
-      source = this.staticHooks;
-    } else source = this.hooks;
-    await waitUntilSynced(() => source.hasSynced(), attrs, opts.readyTimeoutMs ?? 10_000);
-    const hooks = source.hooks();
+    const hooks = await this.hooks.forRequest(attrs, opts.excludedResources, opts.readyTimeoutMs ?? 10_000);
     if (hooks.length === 0) return;
 
     const authorizer = opts.authorizerFor?.(attrs);

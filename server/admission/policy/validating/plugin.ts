@@ -4,9 +4,9 @@ import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from
 import type { Logger } from '../../../log.js';
 import type { AdmissionAttributes, AdmissionOperation } from '../../attributes.js';
 import type { AdmissionPlugin } from '../../chain.js';
-import { PolicyHookSource } from '../generic/hooks.js';
+import { PolicyHookSet } from '../generic/policy-hook-set.js';
 import type { PolicyPluginOptions } from '../generic/plugin-options.js';
-import { policyScopeOf, RequestNamespace, waitUntilSynced } from '../generic/scope.js';
+import { RequestNamespace } from '../generic/scope.js';
 import type { ValidatingAdmissionPolicyMetrics } from '../metrics.js';
 import type { ValidatingPolicySources } from '../sources.js';
 import { compileValidatingPolicy, type ValidatingPolicyEvaluator } from './compile.js';
@@ -22,12 +22,11 @@ export interface ValidatingAdmissionPolicyPluginOptions extends PolicyPluginOpti
   validateOptions?: ValidateOptions;
 }
 
-type Hooks = PolicyHookSource<ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidatingPolicyEvaluator>;
+type Hooks = PolicyHookSet<ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidatingPolicyEvaluator>;
 
 export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
   readonly name = validatingAdmissionPolicyPluginName;
   private readonly hooks: Hooks;
-  private readonly staticHooks?: Hooks;
 
   constructor(private readonly opts: ValidatingAdmissionPolicyPluginOptions) {
     const hookOptions = {
@@ -35,8 +34,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
       paramKindOf: (p: ValidatingAdmissionPolicy) => p.spec?.paramKind ?? undefined,
       params: opts.params,
     };
-    this.hooks = new PolicyHookSource(opts.sources, hookOptions);
-    if (opts.staticSources) this.staticHooks = new PolicyHookSource(opts.staticSources, hookOptions);
+    this.hooks = new PolicyHookSet(opts.sources, opts.staticSources, hookOptions);
   }
 
   handles(_operation: AdmissionOperation): boolean {
@@ -46,17 +44,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
 
   async validate(attrs: AdmissionAttributes): Promise<void> {
     const { opts } = this;
-    const scope = policyScopeOf(attrs, opts.excludedResources);
-    if (scope === 'none') return;
-    const timeout = opts.readyTimeoutMs ?? 10_000;
-    let source: Hooks;
-    if (scope === 'static') {
-      // API policies never see the policy resources; static ones protect them
-      if (!this.staticHooks) return;
-      source = this.staticHooks;
-    } else source = this.hooks;
-    await waitUntilSynced(() => source.hasSynced(), attrs, timeout);
-    const hooks = source.hooks();
+    const hooks = await this.hooks.forRequest(attrs, opts.excludedResources, opts.readyTimeoutMs ?? 10_000);
     if (hooks.length === 0) return;
 
     const authorizer = opts.authorizerFor?.(attrs);
