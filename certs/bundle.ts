@@ -115,35 +115,47 @@ export async function ensureServingBundle(dir: string, opts: ServingBundleOption
   }
   const caPair = ca;
 
-  let serving = generated.includes('ca') ? undefined : await readPair(paths.servingCert, paths.servingKey);
-  const servingWhy = leafProblem(serving, caPair, now, (cert) => {
-    const info = inspectCert(cert)!;
-    if (!info.serverAuth) return 'not a serving certificate (no serverAuth usage)';
-    if (!certCoversHosts(cert, hosts)) return `does not cover ${hosts.join(', ')}`;
-    return undefined;
-  });
-  if (servingWhy !== undefined || !serving) {
-    reasons.push(`${paths.servingCert}: ${generated.includes('ca') ? 'new CA' : servingWhy}`);
-    serving = await issueServingCert(caPair, { hosts, commonName: 'kube-apiserver', now });
-    await writePair(serving, paths.servingCert, paths.servingKey);
+  const newCA = generated.includes('ca');
+  // The serving and admin certificates depend only on the CA: they are checked and issued side by side.
+  const ensureServing = async (): Promise<{ pair: CertKeyPair; reason?: string }> => {
+    const current = newCA ? undefined : await readPair(paths.servingCert, paths.servingKey);
+    const why = leafProblem(current, caPair, now, (cert) => {
+      const info = inspectCert(cert)!;
+      if (!info.serverAuth) return 'not a serving certificate (no serverAuth usage)';
+      if (!certCoversHosts(cert, hosts)) return `does not cover ${hosts.join(', ')}`;
+      return undefined;
+    });
+    if (why === undefined && current) return { pair: current };
+    const pair = await issueServingCert(caPair, { hosts, commonName: 'kube-apiserver', now });
+    await writePair(pair, paths.servingCert, paths.servingKey);
+    return { pair, reason: `${paths.servingCert}: ${newCA ? 'new CA' : why}` };
+  };
+  const ensureAdmin = async (): Promise<{ pair: CertKeyPair; reason?: string }> => {
+    const current = newCA ? undefined : await readPair(paths.adminCert, paths.adminKey);
+    const why = leafProblem(current, caPair, now, (cert) => {
+      const info = inspectCert(cert)!;
+      if (!info.clientAuth) return 'not a client certificate (no clientAuth usage)';
+      if (info.commonName !== adminUser || !adminGroups.every((g) => info.organizations.includes(g))) {
+        return `subject is not CN=${adminUser}, O=${adminGroups.join(',')}`;
+      }
+      return undefined;
+    });
+    if (why === undefined && current) return { pair: current };
+    const pair = await issueClientCert(caPair, { user: adminUser, groups: adminGroups, now });
+    await writePair(pair, paths.adminCert, paths.adminKey);
+    return { pair, reason: `${paths.adminCert}: ${newCA ? 'new CA' : why}` };
+  };
+  const [servingResult, adminResult] = await Promise.all([ensureServing(), ensureAdmin()]);
+  if (servingResult.reason !== undefined) {
+    reasons.push(servingResult.reason);
     generated.push('serving');
   }
-
-  let admin = generated.includes('ca') ? undefined : await readPair(paths.adminCert, paths.adminKey);
-  const adminWhy = leafProblem(admin, caPair, now, (cert) => {
-    const info = inspectCert(cert)!;
-    if (!info.clientAuth) return 'not a client certificate (no clientAuth usage)';
-    if (info.commonName !== adminUser || !adminGroups.every((g) => info.organizations.includes(g))) {
-      return `subject is not CN=${adminUser}, O=${adminGroups.join(',')}`;
-    }
-    return undefined;
-  });
-  if (adminWhy !== undefined || !admin) {
-    reasons.push(`${paths.adminCert}: ${generated.includes('ca') ? 'new CA' : adminWhy}`);
-    admin = await issueClientCert(caPair, { user: adminUser, groups: adminGroups, now });
-    await writePair(admin, paths.adminCert, paths.adminKey);
+  if (adminResult.reason !== undefined) {
+    reasons.push(adminResult.reason);
     generated.push('admin');
   }
+  const serving = servingResult.pair;
+  const admin = adminResult.pair;
 
   return { dir: resolve(dir), ca: caPair, serving, admin, paths, generated, reasons };
 }
