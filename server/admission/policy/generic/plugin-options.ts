@@ -7,6 +7,7 @@ import type { AdmissionAttributes } from '../../attributes.js';
 import type { CelAuthorizer, CelEnvironment } from '../../cel/environment.js';
 import type { EquivalentResourceMapper } from '../../matching/equivalence.js';
 import type { ObjectConverterFor } from '../../webhook/dispatch.js';
+import { RequestNamespace } from './scope.js';
 import type { ParamLookup } from './types.js';
 
 export interface PolicyPluginOptions<Sources> {
@@ -32,4 +33,30 @@ export interface PolicyPluginOptions<Sources> {
   excludedResources?: readonly GroupResource[];
   /** how long a request waits for the sources' first load before it is refused (kube: 10 s) */
   readyTimeoutMs?: number;
+}
+
+/**
+ * The dispatch options both plugins derive from their own options for one request: params, the namespace, the
+ * equivalent-resource mapping, the `authorizer` variable, version conversion and the match condition metrics (kube's
+ * policy compilers both register their matchers as type "validate").
+ */
+export function sharedDispatchOptions<S>(opts: PolicyPluginOptions<S>, attrs: AdmissionAttributes) {
+  const authorizer = opts.authorizerFor?.(attrs);
+  const convert = opts.converterFor?.(attrs.resource);
+  const metrics = opts.admissionMetrics;
+  return {
+    params: opts.params,
+    namespace: new RequestNamespace(attrs, opts.getNamespace),
+    ...(opts.equivalentResources ? { equivalentResources: opts.equivalentResources } : {}),
+    ...(authorizer ? { authorizer } : {}),
+    ...(convert ? { convert } : {}),
+    ...(metrics
+      ? {
+          matchConditionObserver: (policyName: string) => ({
+            evalError: () => metrics.observeMatchConditionEvalError(policyName, 'policy', 'validate', attrs.operation),
+            evaluationTime: (seconds: number) => metrics.observeMatchConditionEvaluationTime(policyName, 'policy', 'validate', attrs.operation, seconds),
+          }),
+        }
+      : {}),
+  };
 }

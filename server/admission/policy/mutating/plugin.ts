@@ -6,8 +6,7 @@ import type { KubeObject } from '../../../api/types.js';
 import type { AdmissionAttributes, AdmissionOperation } from '../../attributes.js';
 import type { AdmissionPlugin } from '../../chain.js';
 import { PolicyHookSet } from '../generic/policy-hook-set.js';
-import type { PolicyPluginOptions } from '../generic/plugin-options.js';
-import { RequestNamespace } from '../generic/scope.js';
+import { sharedDispatchOptions, type PolicyPluginOptions } from '../generic/plugin-options.js';
 import type { MutatingPolicySources } from '../sources.js';
 import { compileMutatingPolicy, type MutatingPolicyEvaluator } from './compile.js';
 import { dispatchMutatingPolicies, mutatingAdmissionPolicyPluginName } from './dispatcher.js';
@@ -49,26 +48,10 @@ export class MutatingAdmissionPolicyPlugin implements AdmissionPlugin {
     const hooks = await this.hooks.forRequest(attrs, opts.excludedResources, opts.readyTimeoutMs ?? 10_000);
     if (hooks.length === 0) return;
 
-    const authorizer = opts.authorizerFor?.(attrs);
-    const convert = opts.converterFor?.(attrs.resource);
-    const metrics = opts.admissionMetrics;
     await dispatchMutatingPolicies(hooks, attrs, {
-      params: opts.params,
-      namespace: new RequestNamespace(attrs, opts.getNamespace),
-      ...(opts.equivalentResources ? { equivalentResources: opts.equivalentResources } : {}),
-      ...(authorizer ? { authorizer } : {}),
-      ...(convert ? { convert } : {}),
+      ...sharedDispatchOptions(opts, attrs),
       ...(opts.metrics ? { metrics: opts.metrics } : {}),
       ...(opts.defaultObject ? { defaultObject: (o: KubeObject, a: AdmissionAttributes) => opts.defaultObject!(o, a) } : {}),
-      ...(metrics
-        ? {
-            // kube's MAP compiler registers its matcher as type "validate", as the validating one does
-            matchConditionObserver: (policyName: string) => ({
-              evalError: () => metrics.observeMatchConditionEvalError(policyName, 'policy', 'validate', attrs.operation),
-              evaluationTime: (seconds: number) => metrics.observeMatchConditionEvaluationTime(policyName, 'policy', 'validate', attrs.operation, seconds),
-            }),
-          }
-        : {}),
       ...(opts.runtimeCostBudget !== undefined ? { runtimeCostBudget: opts.runtimeCostBudget } : {}),
       ...(opts.matchConditionBudget !== undefined ? { matchConditionBudget: opts.matchConditionBudget } : {}),
     });

@@ -5,8 +5,7 @@ import type { Logger } from '../../../log.js';
 import type { AdmissionAttributes, AdmissionOperation } from '../../attributes.js';
 import type { AdmissionPlugin } from '../../chain.js';
 import { PolicyHookSet } from '../generic/policy-hook-set.js';
-import type { PolicyPluginOptions } from '../generic/plugin-options.js';
-import { RequestNamespace } from '../generic/scope.js';
+import { sharedDispatchOptions, type PolicyPluginOptions } from '../generic/plugin-options.js';
 import type { ValidatingAdmissionPolicyMetrics } from '../metrics.js';
 import type { ValidatingPolicySources } from '../sources.js';
 import { compileValidatingPolicy, type ValidatingPolicyEvaluator } from './compile.js';
@@ -47,24 +46,9 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
     const hooks = await this.hooks.forRequest(attrs, opts.excludedResources, opts.readyTimeoutMs ?? 10_000);
     if (hooks.length === 0) return;
 
-    const authorizer = opts.authorizerFor?.(attrs);
-    const convert = opts.converterFor?.(attrs.resource);
-    const metrics = opts.admissionMetrics;
     await dispatchValidatingPolicies(hooks, attrs, {
-      params: opts.params,
-      namespace: new RequestNamespace(attrs, opts.getNamespace),
-      ...(opts.equivalentResources ? { equivalentResources: opts.equivalentResources } : {}),
-      ...(authorizer ? { authorizer } : {}),
-      ...(convert ? { convert } : {}),
+      ...sharedDispatchOptions(opts, attrs),
       ...(opts.metrics ? { metrics: opts.metrics } : {}),
-      ...(metrics
-        ? {
-            matchConditionObserver: (policyName: string) => ({
-              evalError: () => metrics.observeMatchConditionEvalError(policyName, 'policy', 'validate', attrs.operation),
-              evaluationTime: (seconds: number) => metrics.observeMatchConditionEvaluationTime(policyName, 'policy', 'validate', attrs.operation, seconds),
-            }),
-          }
-        : {}),
       ...(opts.validateOptions ? { validateOptions: opts.validateOptions } : {}),
       ...(opts.logger ? { logger: opts.logger } : {}),
     });
