@@ -45,7 +45,7 @@ import { AuditLog, auditFilter } from './http/audit.js';
 import { HealthChecks } from './http/health.js';
 import type { Logger } from './log.js';
 import { newApiserverMetrics, type ApiserverMetrics } from './metrics/registry.js';
-import { builtinResourcesFor } from './registry/catalogue.js';
+import { builtinResourcesFor } from './registry/catalogue/index.js';
 import { newRequestContext } from './registry/request-context.js';
 import { ResourceIndex } from './registry/resource-index.js';
 import { gvrKey, type ResourceInfo } from './registry/resource.js';

@@ -12,7 +12,7 @@ import type { KubeObject } from '../../server/api/types.js';
 import { goPathErrorMessage } from '../../server/options/go-fs-errors.js';
 import { goQuote } from '../../server/options/go-strconv.js';
 import { parseServerOptions } from '../../server/options/index.js';
-import { builtinResourcesFor } from '../../server/registry/catalogue.js';
+import { builtinResourcesFor } from '../../server/registry/catalogue/index.js';
 import { ResourceIndex } from '../../server/registry/resource-index.js';
 import { buildOfflineChain, type OfflineChain } from './admission-chain.js';
 import { admitOnce, requestNamespace, type AdmitOutcome } from './admit-request.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import express, { type Request, type Response } from 'express';
 import type { KubeObject } from '../api/types.js';
-import { builtinResources } from '../registry/catalogue.js';
+import { builtinResources } from '../registry/catalogue/index.js';
 import { ResourceIndex } from '../registry/resource-index.js';
 import { aggregatedContentType, discoveryRouter } from './discovery.js';
 import { openapiRouter } from './openapi.js';

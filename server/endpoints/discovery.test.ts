@@ -1,6 +1,6 @@
 import express from 'express';
 import request from 'supertest';
-import { builtinResources } from '../registry/catalogue.js';
+import { builtinResources } from '../registry/catalogue/index.js';
 import { ResourceIndex } from '../registry/resource-index.js';
 import { allVerbs, type ResourceInfo } from '../registry/resource.js';
 import {

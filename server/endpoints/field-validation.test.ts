@@ -2,7 +2,7 @@
 // 400/422 it answers under Strict and the warnings under Warn.
 import { StatusError } from '../api/errors.js';
 import type { KubeObject } from '../api/types.js';
-import { builtinResources } from '../registry/catalogue.js';
+import { builtinResources } from '../registry/catalogue/index.js';
 import type { ResourceInfo } from '../registry/resource.js';
 import { checkResourceFields, checkScaleFields, patchedFieldCheck, type FieldValidation } from './field-validation.js';
 import { JSONPatchType, MergePatchType, StrategicMergePatchType } from './patch/index.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import express from 'express';
 import request from 'supertest';
 import type { JsonObject, JsonValue } from '../api/types.js';
-import { builtinResources } from '../registry/catalogue.js';
+import { builtinResources } from '../registry/catalogue/index.js';
 import { ResourceIndex } from '../registry/resource-index.js';
 import { allVerbs, type ResourceInfo } from '../registry/resource.js';
 import { definitionName, openAPIV3Document, openapiRouter, swaggerV2Document, type OpenAPIV3Document, type OpenAPIV3Root } from './openapi.js';

@@ -1,6 +1,6 @@
 import type { ValidatingAdmissionPolicy } from '../../../api/admissionregistration.js';
 import type { KubeObject } from '../../../api/types.js';
-import { builtinResourcesFor } from '../../../registry/catalogue.js';
+import { builtinResourcesFor } from '../../../registry/catalogue/index.js';
 import { newRequestContext } from '../../../registry/request-context.js';
 import { everything } from '../../../registry/selectors/label-selector.js';
 import { ResourceIndex } from '../../../registry/resource-index.js';

@@ -1,11 +1,11 @@
 // Pods: kube's SetDefaults_Pod/PodSpec/Container and the core of ValidatePod (containers, names, images) and of
 // ValidatePodUpdate (the spec is immutable but for images and a few fields).
-import { fieldErrors, FieldPath, type FieldError } from '../../api/field.js';
-import type { KubeObject } from '../../api/types.js';
-import { jsonEqual } from '../object-fields.js';
-import type { Strategy } from '../resource.js';
-import { isDNS1123Label } from '../validation/name.js';
-import { listAt, objAt, setDefault, type Obj } from './fields.js';
+import { fieldErrors, FieldPath, type FieldError } from '../../../api/field.js';
+import type { KubeObject } from '../../../api/types.js';
+import { jsonEqual } from '../../object-fields.js';
+import type { Strategy } from '../../resource.js';
+import { isDNS1123Label } from '../../validation/name.js';
+import { listAt, objAt, setDefault, type Obj } from '../fields.js';
 
 function defaultImagePullPolicy(image: unknown): string {
   if (typeof image !== 'string') return 'IfNotPresent';

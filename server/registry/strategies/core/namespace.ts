@@ -1,7 +1,7 @@
 // Namespaces: phase Active with the "kubernetes" finalizer on create; DELETE turns them Terminating and the
 // namespace controller finishes once spec.finalizers is empty.
-import type { Strategy } from '../resource.js';
-import { objAt, type Obj } from './fields.js';
+import type { Strategy } from '../../resource.js';
+import { objAt, type Obj } from '../fields.js';
 
 export const namespaceStrategy: Strategy = {
   applyDefaults(obj) {

@@ -1,8 +1,8 @@
 // Services: kube's defaults (type ClusterIP, protocol TCP, targetPort = port, a cluster IP from the service
 // range) and the core of ValidateService.
-import { fieldErrors, FieldPath, type FieldError } from '../../api/field.js';
-import type { Strategy } from '../resource.js';
-import { listAt, objAt, setDefault, type Obj } from './fields.js';
+import { fieldErrors, FieldPath, type FieldError } from '../../../api/field.js';
+import type { Strategy } from '../../resource.js';
+import { listAt, objAt, setDefault, type Obj } from '../fields.js';
 
 /** A cluster IP from kube's default service range 10.96.0.0/12; no allocator: collisions are harmless here. */
 function allocateClusterIP(): string {

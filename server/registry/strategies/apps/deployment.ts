@@ -1,11 +1,11 @@
 // Deployments: kube's SetDefaults_Deployment and the core of ValidateDeployment (selector, template labels,
 // replicas) and ValidateDeploymentUpdate (the selector is immutable in apps/v1).
-import { fieldErrors, FieldPath, type FieldError } from '../../api/field.js';
-import { jsonEqual } from '../object-fields.js';
-import type { Strategy } from '../resource.js';
-import { labelSelectorMatches } from '../selectors/label-selector.js';
-import { objAt, setDefault, type Obj } from './fields.js';
-import { defaultPodSpec, validatePodSpec } from './pod.js';
+import { fieldErrors, FieldPath, type FieldError } from '../../../api/field.js';
+import { jsonEqual } from '../../object-fields.js';
+import type { Strategy } from '../../resource.js';
+import { labelSelectorMatches } from '../../selectors/label-selector.js';
+import { objAt, setDefault, type Obj } from '../fields.js';
+import { defaultPodSpec, validatePodSpec } from '../core/pod.js';
 
 /** Go's %#v of a map[string]string, as kube prints template labels in this error. */
 function goMap(labels: Record<string, string>): string {

@@ -1,8 +1,8 @@
 // ConfigMaps and Secrets: key validation (IsConfigMapKey) and, for secrets, the Opaque default and base64 data.
-import { fieldErrors, FieldPath, type FieldError } from '../../api/field.js';
-import type { KubeObject } from '../../api/types.js';
-import type { Strategy } from '../resource.js';
-import { setDefault, type Obj } from './fields.js';
+import { fieldErrors, FieldPath, type FieldError } from '../../../api/field.js';
+import type { KubeObject } from '../../../api/types.js';
+import type { Strategy } from '../../resource.js';
+import { setDefault, type Obj } from '../fields.js';
 
 const configKey = /^[-._a-zA-Z0-9]+$/;
 

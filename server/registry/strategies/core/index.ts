@@ -1,0 +1,14 @@
+// core/v1 registry strategies, keyed by "group/version/resource".
+import type { Strategy } from '../../resource.js';
+import { configMapStrategy, secretStrategy } from './config.js';
+import { namespaceStrategy } from './namespace.js';
+import { podStrategy } from './pod.js';
+import { serviceStrategy } from './service.js';
+
+export const coreStrategies: Record<string, Strategy> = {
+  '/v1/namespaces': namespaceStrategy,
+  '/v1/pods': podStrategy,
+  '/v1/services': serviceStrategy,
+  '/v1/configmaps': configMapStrategy,
+  '/v1/secrets': secretStrategy,
+};
