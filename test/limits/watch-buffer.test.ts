@@ -132,5 +132,21 @@ describe('a watcher that stops reading', () => {
     expect(after.status).toBe(200);
     expect((await server.request('/readyz')).status).toBe(200);
 
+    // the initial state is not held to the bound (kube sends it from the watcher's own goroutine, blocking on the
+    // client): a watch whose initial list is far bigger than the bound, read late, gets all of it
+    const late = await openStalledWatch(server, `${cmPath}?watch=true&labelSelector=big%3Dtrue`);
+    expect((await server.request(`${cmPath}?labelSelector=big%3Dtrue&limit=1`)).status).toBe(200);
+    const names = new Set<string>();
+    let rest = '';
+    late.socket.on('data', (chunk: Buffer) => {
+      rest += chunk.toString('latin1');
+      for (const m of rest.matchAll(/"name":"(big-\d+)"/g)) names.add(m[1]!);
+      rest = rest.slice(Math.max(0, rest.length - 64));
+    });
+    late.socket.resume();
+    await eventually(() => expect(names.size).toBe(count), 60_000);
+    late.socket.destroy();
+    const metricsAfter = await server.request('/metrics');
+    expect(metricsAfter.body).toMatch(/^apiserver_terminated_watchers_total\{group="",resource="configmaps"\} 1$/m);
   }, 300_000);
 });
