@@ -5,7 +5,8 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 export async function writeFileAtomic(path: string, data: string, mode: number): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  // as client-go's WriteCert/WriteKey: missing directories 0755, not 0777 minus whatever the umask leaves
+  await mkdir(dirname(path), { recursive: true, mode: 0o755 });
   const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
     await writeFile(tmp, data, { mode });

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateCA } from './ca.js';
-import { ensureServingBundle, writeCertBundle } from './bundle.js';
+import { ensureServingBundle as ensureServingBundleResult, writeCertBundle, type ServingBundle, type ServingBundleOptions } from './bundle.js';
 import { certCoversHosts, certIssuedBy, inspectCert } from './inspect.js';
 import { issueClientCert } from './issue.js';
 
@@ -13,6 +13,12 @@ beforeEach(async () => {
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
 const mode = async (p: string): Promise<number> => (await stat(p)).mode & 0o777;
+
+async function ensureServingBundle(d: string, opts?: ServingBundleOptions): Promise<ServingBundle> {
+  const r = await ensureServingBundleResult(d, opts);
+  if (!r.ok) throw new Error(r.error);
+  return r.bundle;
+}
 
 describe('ensureServingBundle', () => {
   it('generates the CA, serving and admin certificates in an empty directory', async () => {

@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
+import { prepareCertDir } from './cert-dir.js';
 import { generateCA, type CertKeyPair } from './ca.js';
 import { certCoversHosts, certIssuedBy, certValidAt, inspectCert, keyMatchesCert } from './inspect.js';
 import { defaultServingHosts, issueClientCert, issueServingCert } from './issue.js';
@@ -36,6 +37,9 @@ export interface ServingBundle {
   /** why each generated part could not be reused, for the startup log */
   reasons: string[];
 }
+
+/** The bundle, or why the certificate directory cannot hold it (one line for the startup error). */
+export type ServingBundleResult = { ok: true; bundle: ServingBundle } | { ok: false; error: string };
 
 export interface ServingBundleOptions {
   /** DNS names and IPs the serving certificate must cover; default localhost, 127.0.0.1, ::1 */
@@ -98,7 +102,10 @@ function leafProblem(pair: CertKeyPair | undefined, ca: CertKeyPair, now: Date, 
  * generating the rest: a new CA only when the old one is unusable (which renews both leaves), a new serving
  * certificate when hosts changed, a new admin certificate when it expired.
  */
-export async function ensureServingBundle(dir: string, opts: ServingBundleOptions = {}): Promise<ServingBundle> {
+export async function ensureServingBundle(dir: string, opts: ServingBundleOptions = {}): Promise<ServingBundleResult> {
+  // the directory first: a CA in a directory others may write is not reused, nor written there
+  const certDir = await prepareCertDir(dir);
+  if (!certDir.ok) return certDir;
   const now = opts.now ?? new Date();
   const hosts = opts.hosts ?? defaultServingHosts;
   const paths = servingBundlePaths(dir);
@@ -157,7 +164,7 @@ export async function ensureServingBundle(dir: string, opts: ServingBundleOption
   const serving = servingResult.pair;
   const admin = adminResult.pair;
 
-  return { dir: resolve(dir), ca: caPair, serving, admin, paths, generated, reasons };
+  return { ok: true, bundle: { dir: resolve(dir), ca: caPair, serving, admin, paths, generated, reasons } };
 }
 
 export interface CertBundleSpec {
@@ -213,7 +220,9 @@ export async function writeCertBundle(dir: string, spec: CertBundleSpec): Promis
   const errs = validateSpec(spec);
   if (errs.length) return { ok: false, errors: errs };
   const now = spec.now ?? new Date();
-  const d = resolve(dir);
+  const certDir = await prepareCertDir(dir);
+  if (!certDir.ok) return { ok: false, errors: [certDir.error] };
+  const d = certDir.dir;
   const caName = spec.caName ?? 'ca';
   const files: WrittenCertBundle['files'] = {};
   const caFiles = { cert: join(d, `${caName}.crt`), key: join(d, `${caName}.key`) };

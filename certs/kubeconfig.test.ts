@@ -13,7 +13,9 @@ let dir: string;
 let bundle: ServingBundle;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'kah-kubeconfig-'));
-  bundle = await ensureServingBundle(join(dir, 'certs'));
+  const r = await ensureServingBundle(join(dir, 'certs'));
+  if (!r.ok) throw new Error(r.error);
+  bundle = r.bundle;
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 

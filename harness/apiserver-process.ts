@@ -635,7 +635,8 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   let etcd: EtcdHandle | undefined;
   let handle: ApiServerProcess | undefined;
   try {
-    await mkdir(path.join(tempDir, 'certs'), { recursive: true });
+    // 0755 whatever the umask: the server refuses a cert dir group or others may write
+    await mkdir(path.join(tempDir, 'certs'), { recursive: true, mode: 0o755 });
     const storage = storageOf(opts);
     let etcdServers: string | undefined;
     if (storage === 'etcd3' && flagValue(flags, 'etcd-servers') === undefined) {

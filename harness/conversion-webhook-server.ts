@@ -12,6 +12,7 @@ import {
   type HangFault,
   type HttpErrorFault,
   type NonJSONFault,
+  type PaddedBodyStats,
   type TestServerRequest,
   type TestServerResponse,
 } from './https-test-server.js';
@@ -39,7 +40,9 @@ export type ConversionFault =
   | { fault: 'delay'; ms: number }
   | HangFault
   | NonJSONFault
-  | HttpErrorFault;
+  | HttpErrorFault
+  /** the answer padded by `padBytes` bytes, streamed (see PaddedBodyFault) */
+  | { fault: 'oversized'; padBytes: number; gzip?: boolean; stats?: PaddedBodyStats };
 
 export interface ReceivedConversionReview {
   /** the URL path without the query, e.g. "/convert" */
@@ -95,6 +98,7 @@ export const conversionFaults = {
   delay: (ms: number): ConversionFault => ({ fault: 'delay', ms }),
   hang: (): ConversionFault => ({ fault: 'hang' }),
   nonJSON: (body = 'this is not JSON', contentType = 'text/plain'): ConversionFault => ({ fault: 'nonJSON', body, contentType }),
+  oversized: (padBytes: number, opts: { gzip?: boolean; stats?: PaddedBodyStats } = {}): ConversionFault => ({ fault: 'oversized', padBytes, ...opts }),
   httpError: (code: number, body = ''): ConversionFault => ({ fault: 'httpError', code, body }),
 };
 
@@ -188,7 +192,11 @@ class TestConversionWebhookServer extends HttpsTestServer<ReceivedConversionRevi
     if (fault?.fault === 'wrongApiVersion') apiVersion = fault.apiVersion ?? (apiVersion === 'apiextensions.k8s.io/v1' ? 'apiextensions.k8s.io/v1beta1' : 'apiextensions.k8s.io/v1');
     const answer: Record<string, unknown> = { uid, result };
     if (converted) answer['convertedObjects'] = converted;
-    response.send(200, 'application/json', JSON.stringify({ apiVersion, kind: 'ConversionReview', response: answer }));
+    const reply = JSON.stringify({ apiVersion, kind: 'ConversionReview', response: answer });
+    if (fault?.fault === 'oversized') {
+      return response.fault({ fault: 'padded', body: reply, padBytes: fault.padBytes, ...(fault.gzip ? { gzip: true } : {}), ...(fault.stats ? { stats: fault.stats } : {}) });
+    }
+    response.send(200, 'application/json', reply);
   }
 }
 

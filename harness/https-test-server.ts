@@ -4,6 +4,8 @@
 import https from 'node:https';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Writable } from 'node:stream';
+import { createGzip } from 'node:zlib';
 import { generateCA, issueServingCert, type CertKeyPair } from '../certs/index.js';
 
 /** The CA a test server's cert is issued from (share one to trust several servers with one caBundle). */
@@ -29,8 +31,27 @@ export interface HttpErrorFault {
   code: number;
   body: string;
 }
+/** How much of a padded answer went out: a test checks the client stopped reading. */
+export interface PaddedBodyStats {
+  /** padding bytes handed to the connection (before gzip) */
+  written: number;
+  /** the whole body was written */
+  complete: boolean;
+}
+/**
+ * 200 with `body` (a JSON object) padded by a `"padding"` field of `padBytes` bytes, streamed with backpressure: a
+ * valid answer, only too big. Chunked unless `declareLength`; `gzip` compresses it (a small body that inflates big).
+ */
+export interface PaddedBodyFault {
+  fault: 'padded';
+  body: string;
+  padBytes: number;
+  gzip?: boolean;
+  declareLength?: boolean;
+  stats?: PaddedBodyStats;
+}
 /** The faults that happen below the review: the transport and the HTTP status. */
-export type HttpFault = HangFault | CloseConnectionFault | NonJSONFault | HttpErrorFault;
+export type HttpFault = HangFault | CloseConnectionFault | NonJSONFault | HttpErrorFault | PaddedBodyFault;
 
 export interface HttpsTestServerOptions {
   /** The CA to issue the serving cert from (default: a new one). */
@@ -241,7 +262,50 @@ function answerFault(req: IncomingMessage, res: ServerResponse, fault: HttpFault
       return send(res, 200, fault.contentType, fault.body);
     case 'httpError':
       return send(res, fault.code, 'text/plain', fault.body);
+    case 'padded':
+      void sendPadded(res, fault);
+      return;
   }
+}
+
+async function sendPadded(res: ServerResponse, f: PaddedBodyFault): Promise<void> {
+  if (res.destroyed || res.writableEnded) return;
+  if (!f.body.startsWith('{')) throw new Error('a padded body must be a JSON object');
+  const head = Buffer.from('{"padding":"');
+  const tail = Buffer.from(f.body.length > 2 ? `",${f.body.slice(1)}` : '"}');
+  const headers: Record<string, string | number> = { 'Content-Type': 'application/json' };
+  if (f.gzip) headers['Content-Encoding'] = 'gzip';
+  else if (f.declareLength) headers['Content-Length'] = head.length + f.padBytes + tail.length;
+  res.writeHead(200, headers);
+  let out: Writable = res;
+  if (f.gzip) {
+    const gz = createGzip();
+    gz.pipe(res);
+    out = gz;
+  }
+  let stopped = false;
+  res.once('close', () => (stopped = true));
+  const stats = f.stats ?? { written: 0, complete: false };
+  const chunk = Buffer.alloc(64 * 1024, 'A');
+  out.write(head);
+  for (let left = f.padBytes; left > 0 && !stopped; ) {
+    const n = Math.min(left, chunk.length);
+    const ok = out.write(n === chunk.length ? chunk : chunk.subarray(0, n));
+    stats.written += n;
+    left -= n;
+    if (!ok) await new Promise<void>((resolve) => {
+      const done = (): void => {
+        out.off('drain', done);
+        res.off('close', done);
+        resolve();
+      };
+      out.on('drain', done);
+      res.on('close', done);
+    });
+  }
+  if (stopped) return;
+  out.end(tail);
+  stats.complete = true;
 }
 
 function send(res: ServerResponse, code: number, contentType: string, body: string): void {

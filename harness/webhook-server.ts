@@ -20,11 +20,12 @@ import {
   type HangFault,
   type HttpErrorFault,
   type NonJSONFault,
+  type PaddedBodyStats,
   type TestServerRequest,
   type TestServerResponse,
 } from './https-test-server.js';
 
-export type { CertificateAuthority } from './https-test-server.js';
+export type { CertificateAuthority, PaddedBodyStats } from './https-test-server.js';
 
 /** A response without uid: the server fills in the request's uid (unless a fault says otherwise). */
 export type WebhookResponse = Omit<AdmissionResponse, 'uid'> & { uid?: string };
@@ -36,7 +37,8 @@ export type WebhookFault =
   | NonJSONFault
   | { fault: 'wrongUid'; uid: string | undefined; then: WebhookReply }
   | { fault: 'wrongApiVersion'; apiVersion: string | undefined; then: WebhookReply }
-  | HttpErrorFault;
+  | HttpErrorFault
+  | { fault: 'oversized'; padBytes: number; gzip?: boolean; declareLength?: boolean; stats?: PaddedBodyStats; then: WebhookResponse };
 
 export type WebhookReply = WebhookResponse | WebhookFault;
 
@@ -169,7 +171,15 @@ export function httpError(code: number, body = ''): WebhookFault {
 }
 
 /** The builders as one object, for `import { respond } …; respond.deny('no')`. */
-export const respond = { allow, deny, patch, withWarnings, withAuditAnnotations, status, delay, hang, closeConnection, nonJSON, wrongUid, wrongApiVersion, httpError };
+/**
+ * Answer `then`, padded by `padBytes` bytes and streamed with backpressure (chunked unless `declareLength`, gzipped
+ * with `gzip`): `stats` tells how much went out before the client stopped reading.
+ */
+export function oversized(padBytes: number, opts: { gzip?: boolean; declareLength?: boolean; stats?: PaddedBodyStats } = {}, then: WebhookResponse = allow()): WebhookFault {
+  return { fault: 'oversized', padBytes, ...opts, then };
+}
+
+export const respond = { allow, deny, patch, withWarnings, withAuditAnnotations, status, delay, hang, closeConnection, nonJSON, wrongUid, wrongApiVersion, httpError, oversized };
 
 function isFault(r: WebhookReply): r is WebhookFault {
   return typeof (r as { fault?: unknown }).fault === 'string';
@@ -249,6 +259,11 @@ class TestWebhookServer extends HttpsTestServer<ReceivedReview> implements Webho
         return this.answer(response, review, reply.then, apiVersion, reply.uid ?? `wrong-${uid}`);
       case 'wrongApiVersion':
         return this.answer(response, review, reply.then, reply.apiVersion ?? otherApiVersion(review.apiVersion), uid);
+      case 'oversized': {
+        const { padBytes, gzip, declareLength, stats } = reply;
+        const body = JSON.stringify({ apiVersion, kind: 'AdmissionReview', response: { ...reply.then, uid: reply.then.uid ?? uid } });
+        return response.fault({ fault: 'padded', body, padBytes, ...(gzip ? { gzip } : {}), ...(declareLength ? { declareLength } : {}), ...(stats ? { stats } : {}) });
+      }
       default:
         return response.fault(reply);
     }

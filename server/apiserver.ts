@@ -45,6 +45,7 @@ import { AuditLog, auditFilter } from './http/audit.js';
 import { HealthChecks } from './http/health.js';
 import type { Logger } from './log.js';
 import { newApiserverMetrics, type ApiserverMetrics } from './metrics/registry.js';
+import { newWatchMetrics } from './metrics/watch.js';
 import { builtinResourcesFor } from './registry/catalogue/index.js';
 import { newRequestContext } from './registry/request-context.js';
 import { ResourceIndex } from './registry/resource-index.js';
@@ -300,7 +301,7 @@ export class ApiServer {
         if (this.shuttingDown) throw new Error('process is shutting down');
       },
     });
-    const api: ApiContext = { index: this.index, storeFor: (i) => this.storeFor(i), virtual: config.virtual, admission: this.admission, watchRegistry: this.watchRegistry };
+    const api: ApiContext = { index: this.index, storeFor: (i) => this.storeFor(i), virtual: config.virtual, admission: this.admission, watchRegistry: this.watchRegistry, watchMetrics: newWatchMetrics(this.metrics.registry), log: config.log };
     if (config.auditLogPath) this.audit = new AuditLog(config.auditLogPath);
     const app = buildApp({
       api,

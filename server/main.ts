@@ -71,7 +71,9 @@ function servingHosts(bindAddress: string): string[] {
 /** Everything a start reads or generates before it can serve: admission configuration, certificates, authn/authz. */
 async function prepareServing(o: ServerOptions, log: Logger) {
   const admissionConfig = await loadAdmissionConfig(o);
-  const bundle = await ensureServingBundle(o.secureServing.certDir, { hosts: servingHosts(o.secureServing.bindAddress) });
+  const ensured = await ensureServingBundle(o.secureServing.certDir, { hosts: servingHosts(o.secureServing.bindAddress) });
+  if (!ensured.ok) throw new StartupError([ensured.error]);
+  const bundle = ensured.bundle;
   if (bundle.generated.length) log.info('generated certificates', { dir: bundle.dir, generated: bundle.generated, reasons: bundle.reasons });
   const certPem = (await readOptional(o.secureServing.certFile)) ?? bundle.serving.cert;
   const keyPem = (await readOptional(o.secureServing.keyFile)) ?? bundle.serving.key;

@@ -5,6 +5,8 @@ import type { RequestInfo } from '../http/request-info.js';
 import type { ResourceIndex } from '../registry/resource-index.js';
 import type { ResourceInfo } from '../registry/resource.js';
 import type { ResourceStore } from '../registry/store.js';
+import type { Logger } from '../log.js';
+import type { WatchMetrics } from '../metrics/watch.js';
 
 /** Answers a create on a virtual resource (TokenReview, SubjectAccessReview, …). */
 export type VirtualResourceHandler = (info: ResourceInfo, body: KubeObject, req: { user: UserInfo; requestInfo: RequestInfo }) => Promise<KubeObject>;
@@ -17,4 +19,7 @@ export interface ApiContext {
   admission: AdmissionChain;
   /** ends every open watch (shutdown) */
   watchRegistry: Set<() => void>;
+  /** counts watchers terminated for not keeping up (apiserver_terminated_watchers_total) */
+  watchMetrics: WatchMetrics;
+  log: Logger;
 }

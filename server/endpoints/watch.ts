@@ -3,6 +3,8 @@
 // - resourceVersion N: changes strictly after N; a compacted N ends the stream with an ERROR event (410 Expired).
 // - selectors: an object entering the selection is ADDED, leaving it is DELETED, as kube's filtered watch does.
 // - allowWatchBookmarks: periodic BOOKMARK events; sendInitialEvents adds the "k8s.io/initial-events-end" bookmark.
+// - a client that stops reading is terminated once its unsent bytes pass the bound (watch-buffer.ts), as kube's
+//   watch cache terminates a watcher whose channel is full (apiserver_terminated_watchers_total).
 import type { Request, Response } from 'express';
 import { errors } from '../api/errors.js';
 import type { KubeObject, WatchEvent } from '../api/types.js';
@@ -16,9 +18,12 @@ import type { StorageEvent, StorageWatch } from '../storage/interface.js';
 import type { ApiContext } from './api-context.js';
 import { buildListPredicate } from './list-predicate.js';
 import { parseTableAccept, toTable } from './table.js';
+import { decideWatchWrite, watchBufferBytesFrom } from './watch-buffer.js';
 
 /** How often a quiet watch with allowWatchBookmarks gets a BOOKMARK (kube: about once a minute). */
 const bookmarkIntervalMs = Number(process.env['KAH_WATCH_BOOKMARK_INTERVAL_MS'] ?? 30_000);
+/** The most a watcher may have unsent before it is terminated (see watch-buffer.ts). */
+const watchBufferBytes = watchBufferBytesFrom(process.env);
 
 type Query = Record<string, unknown>;
 const str = (v: unknown): string | undefined => (v === undefined ? undefined : String(Array.isArray(v) ? v[0] : v));
@@ -58,31 +63,64 @@ export async function serveWatch(api: ApiContext, req: Request, res: Response, i
   let closed = false;
   let storageWatch: StorageWatch | undefined;
   const timers: NodeJS.Timeout[] = [];
-  const close = () => {
-    if (closed) return;
+  const stop = () => {
+    if (closed) return false;
     closed = true;
     storageWatch?.stop();
     for (const t of timers) clearTimeout(t);
     api.watchRegistry.delete(close);
-    res.end();
+    return true;
+  };
+  const close = () => {
+    if (stop()) res.end();
+  };
+  // A watcher that cannot keep up is ended as kube's cacheWatcher is: counted, logged at V(1), and dropped. The socket
+  // is destroyed rather than ended, since an end would queue behind the bytes the client is not reading.
+  const terminate = (pendingBytes: number) => {
+    if (!stop()) return;
+    api.watchMetrics.observeTerminatedWatcher(info.group, info.resource);
+    const gr = info.group ? `${info.resource}.${info.group}` : info.resource;
+    const identifier = `key: ${JSON.stringify(watchKey(info, ri))}, labels: ${JSON.stringify(str(q['labelSelector']) ?? '')}, fields: ${JSON.stringify(str(q['fieldSelector']) ?? '')}`;
+    api.log.v(1).info(`Forcing ${gr} watcher close due to unresponsiveness: ${identifier}. buffered bytes = ${pendingBytes}, limit = ${watchBufferBytes}`);
+    res.destroy();
   };
   api.watchRegistry.add(close);
   req.on('close', close);
   res.on('close', close);
+  if (timeoutSeconds > 0) timers.push(setTimeout(close, timeoutSeconds * 1000).unref());
 
   const encode = (obj: KubeObject): KubeObject =>
     tableVersion ? (toTable(info, [obj], { includeObject: str(q['includeObject']) === 'Object' ? 'Object' : 'Metadata', tableVersion }) as unknown as KubeObject) : obj;
+  // Live events and bookmarks go through the bound; the initial state instead waits for the client (below).
   const send = (event: WatchEvent) => {
-    if (!closed) res.write(JSON.stringify(event) + '\n');
+    if (closed) return;
+    const line = JSON.stringify(event) + '\n';
+    const pending = res.writableLength;
+    switch (decideWatchWrite(pending, Buffer.byteLength(line), watchBufferBytes, event.type === 'BOOKMARK')) {
+      case 'write':
+        res.write(line);
+        return;
+      case 'drop':
+        return;
+      case 'terminate':
+        terminate(pending);
+    }
   };
-  const bookmark = (extraAnnotations?: Record<string, string>) => {
+  const bookmarkEvent = (extraAnnotations?: Record<string, string>): WatchEvent => {
     const metadata: Record<string, unknown> = { resourceVersion: lastRV };
     if (extraAnnotations) metadata['annotations'] = extraAnnotations;
-    send({ type: 'BOOKMARK', object: { kind: info.kind, apiVersion: apiVersionOf(info.group, info.version), metadata } as KubeObject });
+    return { type: 'BOOKMARK', object: { kind: info.kind, apiVersion: apiVersionOf(info.group, info.version), metadata } as KubeObject };
   };
 
-  for (const obj of initial) send({ type: 'ADDED', object: encode(obj) });
-  if (sendInitialEvents && bookmarks) bookmark({ 'k8s.io/initial-events-end': 'true' });
+  // kube's cacheWatcher sends the initial state from its own goroutine, blocking on the client rather than on the
+  // bounded channel, so a large initial list never ends a healthy watch: here each write waits for the response to drain.
+  const initialEvents: WatchEvent[] = initial.map((obj) => ({ type: 'ADDED', object: encode(obj) }));
+  if (sendInitialEvents && bookmarks) initialEvents.push(bookmarkEvent({ 'k8s.io/initial-events-end': 'true' }));
+  for (const event of initialEvents) {
+    if (closed) return;
+    if (!res.write(JSON.stringify(event) + '\n')) await drainedOrClosed(res);
+  }
+  if (closed) return;
 
   storageWatch = store.watch(ctx, fromRevision, {
     onEvent: (e: StorageEvent) => {
@@ -103,12 +141,30 @@ export async function serveWatch(api: ApiContext, req: Request, res: Response, i
   if (bookmarks) {
     const tick = () => {
       if (closed) return;
-      bookmark();
+      send(bookmarkEvent());
       timers.push(setTimeout(tick, bookmarkIntervalMs).unref());
     };
     timers.push(setTimeout(tick, bookmarkIntervalMs).unref());
   }
-  if (timeoutSeconds > 0) timers.push(setTimeout(close, timeoutSeconds * 1000).unref());
+}
+
+/** Resolves once the response can take more, or is gone. */
+function drainedOrClosed(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+/** The storage prefix the watch reads, as kube's watcher identifier names it. */
+function watchKey(info: ResourceInfo, ri: RequestInfo): string {
+  const parts = ['', info.group || undefined, info.resource, ri.namespace || undefined, ri.name || undefined].filter((p) => p !== undefined);
+  return parts.join('/');
 }
 
 /** kube's filtered watch: MODIFIED becomes ADDED/DELETED when the object enters/leaves the selection. */

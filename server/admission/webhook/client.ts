@@ -13,6 +13,8 @@
 // - Credentials from the WebhookAdmissionConfiguration kubeconfig (authentication.ts).
 // - `?timeout=<n>s` on the URL and `timeoutSeconds` as the deadline of the whole call (queueing, connect, TLS,
 //   response), as kube's context deadline.
+// - The response body is read up to a bound (response-limit.ts; kube reads it whole): past it the socket is destroyed
+//   and the call fails as a failed body read, so failurePolicy decides. Admission and conversion webhooks share it.
 import http from 'node:http';
 import https from 'node:https';
 import { X509Certificate } from 'node:crypto';
@@ -31,6 +33,7 @@ import {
   type AuthenticationInfoResolver,
   type WebhookCredentials,
 } from './authentication.js';
+import { BoundedBody, responseTooLargeError, webhookResponseMaxBytesFrom } from './response-limit.js';
 import { decodeAdmissionReview, type DecodedAdmissionReview } from './review.js';
 import type { WebhookServiceMapping } from '../../options/server-options.js';
 
@@ -47,6 +50,8 @@ export interface WebhookClientOptions {
   cacheSize?: number;
   /** The client-wide Client.Timeout for calls without timeoutSeconds (kube: 30 s). */
   defaultTimeoutSeconds?: number;
+  /** The most bytes of a response body read, before and after gzip (default KAH_WEBHOOK_RESPONSE_MAX_BYTES or 16 MiB). */
+  maxResponseBytes?: number;
 }
 
 export interface WebhookCall {
@@ -408,6 +413,7 @@ export function createWebhookClient(opts: WebhookClientOptions = {}): WebhookCli
   const cache = new Map<string, Endpoint>();
   const resolveService = opts.serviceResolver;
   const clientTimeoutSeconds = opts.defaultTimeoutSeconds ?? 30;
+  const maxResponseBytes = opts.maxResponseBytes ?? webhookResponseMaxBytesFrom(process.env);
 
   function buildEndpoint(cc: WebhookClientConfig): EndpointResult {
     let scheme: 'https' | 'http' = 'https';
@@ -605,18 +611,29 @@ export function createWebhookClient(opts: WebhookClientOptions = {}): WebhookCli
       const mod = ep.scheme === 'https' ? https : http;
       const req = mod.request(options, (res) => {
         gotHeaders = true;
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
+        // Past the bound, nothing more is read: the connection is destroyed rather than drained.
+        const tooLarge = (): void => {
+          finish({ ok: false, stage: 'call', error: responseTooLargeError(maxResponseBytes) });
+          req.destroy();
+        };
+        if (BoundedBody.declaredTooLarge(res.headers['content-length'], maxResponseBytes)) return tooLarge();
+        const body = new BoundedBody(maxResponseBytes);
+        res.on('data', (c: Buffer) => {
+          if (!body.add(c)) tooLarge();
+        });
         res.on('error', onError);
         res.on('close', () => {
           if (!res.complete) onError(new Error('unexpected EOF'));
         });
         res.on('end', () => {
-          let data = Buffer.concat(chunks);
+          if (body.exceeded) return;
+          let data = body.bytes();
           if ((res.headers['content-encoding'] ?? '').toLowerCase() === 'gzip') {
             try {
-              data = gunzipSync(data);
-            } catch {
+              // the bound holds for what the body inflates to as well
+              data = gunzipSync(data, { maxOutputLength: maxResponseBytes });
+            } catch (err) {
+              if (err instanceof RangeError) return tooLarge();
               return finish(fail('gzip: invalid header'));
             }
           }
