@@ -94,10 +94,6 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
   const q = req.query as Query;
   const gr = { group: info.group, resource: info.resource };
   if (!info.namespaced) ctx.namespace = '';
-  else if (ri.name !== '' || ri.verb === 'create') {
-    // Named and create requests on namespaced resources need a namespace in the URL.
-    if (ri.namespace === '') throw new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
-  }
   const sub = ri.subresource;
   // Only the routes kube's installer registers exist: DELETE on /status is a 405, not a delete of the parent.
   const route = routeRequest(req, ri, info);
@@ -255,7 +251,14 @@ function routeRequest(req: Request, ri: RequestInfo, info: ResourceInfo): Route 
   // no resource served here is a proxy (rest.Connecter)
   if (prefix === 'proxy') return { ok: false, code: 404 };
   const watchPrefix = prefix === 'watch';
-  return routeOf(info, { method: req.method, name: ri.name, subresource: ri.subresource, watchPrefix, watchParam: !watchPrefix && ri.verb === 'watch' });
+  return routeOf(info, {
+    method: req.method,
+    name: ri.name,
+    subresource: ri.subresource,
+    watchPrefix,
+    watchParam: !watchPrefix && ri.verb === 'watch',
+    allNamespaces: info.namespaced && ri.namespace === '',
+  });
 }
 
 function updateSub(store: ResourceStore, ctx: RequestContext, name: string, sub: string, info: ResourceInfo, opts: KubeObject, manager: string, transform: (current: KubeObject) => KubeObject): Promise<KubeObject> {

@@ -69,6 +69,22 @@ describe('routeOf: the routes kube-apiserver registers', () => {
     // no subresource storage watches: there is no /watch/ route for it
     expect(routeOf(info, req(method, 'x', sub, { watchPrefix: true }))).toEqual(notFound);
   });
+  // A namespaced resource without /namespaces/<ns>: only the list (and watch) across all namespaces.
+  describe.each(served.filter((r) => r.namespaced).map((r) => [r.resource, r] as const))('%s across all namespaces', (_t, info) => {
+    it.each([
+      ['GET lists', req('GET', '', '', { allNamespaces: true }), ok('list')],
+      ['GET ?watch=true watches', req('GET', '', '', { allNamespaces: true, watchParam: true }), ok('watch')],
+      ['GET /watch/ watches', req('GET', '', '', { allNamespaces: true, watchPrefix: true }), ok('watch')],
+      ['POST is 405', req('POST', '', '', { allNamespaces: true }), notAllowed],
+      ['DELETE is 405', req('DELETE', '', '', { allNamespaces: true }), notAllowed],
+      ['GET on an item is 404', req('GET', 'x', '', { allNamespaces: true }), notFound],
+      ['DELETE on an item is 404', req('DELETE', 'x', '', { allNamespaces: true }), notFound],
+      ['a subresource is 404', req('GET', 'x', 'status', { allNamespaces: true }), notFound],
+    ] as Array<[string, RouteRequest, Route]>)('%s', (_title, request, expected) => {
+      expect(routeOf(info, request)).toEqual(expected);
+    });
+  });
+
   it('answers 404 for status on a resource without one', () => {
     expect(routeOf(byResource('configmaps'), req('GET', 'x', 'status'))).toEqual(notFound);
     expect(routeOf(byResource('pods'), req('PUT', 'x', 'scale'))).toEqual(notFound);

@@ -35,6 +35,8 @@ export interface RouteRequest {
   watchPrefix: boolean;
   /** ?watch=true: a list route serves a watch with it; a get route ignores it */
   watchParam: boolean;
+  /** a namespaced resource addressed without /namespaces/<ns>: only the list across namespaces lives there */
+  allNamespaces?: boolean;
 }
 
 export type Route = { ok: true; verb: Verb } | { ok: false; code: 404 | 405 };
@@ -50,6 +52,13 @@ function pathRoutes(req: RouteRequest, verbs: readonly Verb[], isSubresource: bo
   const add = (m: Method, v: Verb, when: boolean): void => {
     if (when && routes[m] === undefined) routes[m] = v;
   };
+  if (req.allNamespaces) {
+    // The installer adds only MethodList (and the deprecated watch list) at /<resource> of a namespaced resource.
+    if (req.name !== '' || isSubresource) return routes;
+    if (req.watchPrefix) add('GET', 'watch', has('watch') && has('list'));
+    else add('GET', req.watchParam ? 'watch' : 'list', has('list'));
+    return routes;
+  }
   if (req.watchPrefix) {
     // watch/<resource> needs a watcher and a lister; watch/<resource>/<name> a watcher. Subresources have none
     // here: the installer registers them only for storages that watch, and none of kube's subresources do.

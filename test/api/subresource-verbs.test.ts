@@ -165,6 +165,16 @@ describe('verbs × subresources through the HTTP API', () => {
       expect((await call('PATCH', collectionOf(s), {}, 'application/merge-patch+json')).json).toEqual(status405);
       expect((await call('POST', item(), body)).json).toEqual(status405);
 
+      if (s.namespaced) {
+        // across all namespaces only the list lives (installer: MethodList at /<resource>)
+        const all = `${prefixOf(s)}/${s.resource}`;
+        expect((await call('GET', all)).status).toBe(200);
+        expect((await call('POST', all, body)).json).toEqual(status405);
+        expect((await call('DELETE', all)).json).toEqual(status405);
+        expect((await call('GET', `${all}/${name}`)).json).toEqual(status404);
+        expect((await call('GET', `${all}/${name}/status`)).json).toEqual(status404);
+      }
+
       const deleted = await call('DELETE', item());
       expect(deleted.status).toBe(200);
     });
