@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { trackChild } from '../harness/cleanup.js';
 import { defaultServerEntry } from '../harness/apiserver-process.js';
@@ -90,12 +91,22 @@ export class BenchServer {
   /** Polls /readyz until 200; resolves with the milliseconds since `since`. Throws if the process exits first. */
   async waitReady(since: bigint, timeoutMs = 30_000): Promise<number> {
     const deadline = Date.now() + timeoutMs;
-    // Anonymous and unverified: certificates may not exist yet when polling starts, and any client's 200 is ready.
-    const agent = new https.Agent({ keepAlive: true, maxSockets: 1, rejectUnauthorized: false });
+    // Unverified, as the admin: the certificates may not exist yet when polling starts, and anonymous requests
+    // are 401 under the default AlwaysAllow authorizer (as in kube), so the admin certificate is used once written.
+    let agent = new https.Agent({ keepAlive: true, maxSockets: 1, rejectUnauthorized: false });
+    let asAdmin = false;
     let last = 'no answer';
     try {
       for (;;) {
         if (this.exit) throw new Error(`server exited (code ${this.exit.code}, signal ${this.exit.signal}) before ready: ${last}\n${this.tail()}`);
+        if (!asAdmin) {
+          const admin = adminCertificate(this.opts.certDir);
+          if (admin) {
+            agent.destroy();
+            agent = new https.Agent({ keepAlive: true, maxSockets: 1, rejectUnauthorized: false, ...admin });
+            asAdmin = true;
+          }
+        }
         const status = await probe(this.opts.port, '/readyz', agent).catch((err: Error) => {
           last = err.message;
           return 0;
@@ -127,6 +138,17 @@ export class BenchServer {
     } finally {
       clearTimeout(timer);
     }
+  }
+}
+
+/** The admin client certificate the server writes into its --cert-dir, once both files are there. */
+function adminCertificate(certDir: string): { cert: Buffer; key: Buffer } | undefined {
+  try {
+    const cert = readFileSync(path.join(certDir, 'admin.crt'));
+    const key = readFileSync(path.join(certDir, 'admin.key'));
+    return cert.length > 0 && key.length > 0 ? { cert, key } : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -18,6 +18,7 @@ import { ApplyYAMLPatchType, decodeApplyConfiguration, managerOrUserAgent, serve
 import { applyPatch } from './patch/index.js';
 import { applyScale, toScale } from './scale.js';
 import { parseTableAccept, toTable } from './table.js';
+import { routeOf, type Route } from './routes.js';
 import { serveWatch } from './watch.js';
 
 type Query = Record<string, unknown>;
@@ -93,16 +94,14 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
   const q = req.query as Query;
   const gr = { group: info.group, resource: info.resource };
   if (!info.namespaced) ctx.namespace = '';
-  else if (ri.name !== '' || ri.verb === 'create') {
-    // Named and create requests on namespaced resources need a namespace in the URL.
-    if (ri.namespace === '') throw new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
-  }
   const sub = ri.subresource;
-  if (sub && !(sub === 'status' && info.subresources.status) && !(sub === 'scale' && info.subresources.scale) && !(sub === 'finalize' && info.resource === 'namespaces')) {
-    throw new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
-  }
+  // Only the routes kube's installer registers exist: DELETE on /status is a 405, not a delete of the parent.
+  const route = routeRequest(req, ri, info);
+  if (!route.ok) throw route.code === 404 ? notFoundRoute() : methodNotAllowed();
+  const verb = route.verb;
+  // kube's ListResource: a list route asked to watch a resource whose storage cannot
+  if (verb === 'watch' && !allowsVerb(info, 'watch')) throw errors.methodNotSupported(gr, 'watch');
   if (info.virtual) {
-    if (ri.verb !== 'create') throw errors.methodNotSupported(gr, ri.verb);
     ctx.dryRun = parseDryRun(q);
     const body = await decodeObject(req);
     // Like any create, a review passes admission (webhooks skip it while ExcludeAdmissionWebhookVirtualResources is on).
@@ -130,7 +129,7 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
     return;
   }
   const store = api.storeFor(info);
-  switch (ri.verb) {
+  switch (verb) {
     case 'get': {
       const obj = await store.get(ctx, ri.name);
       if (sub === 'scale') writeJSON(res, 200, toScale(obj, info.subresources.scale!));
@@ -142,7 +141,6 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
     case 'watch':
       return serveWatch(api, req, res, info, store, ctx, q, ri);
     case 'create': {
-      if (ri.name !== '') throw new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
       ctx.dryRun = parseDryRun(q);
       const body = await decodeObject(req);
       await checkResourceFields(info, body, parseFieldValidation(q['fieldValidation']), ctx.warnings, { raw: rawBody(req), mediaType: mediaType(req) });
@@ -214,7 +212,6 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
       return;
     }
     case 'deletecollection': {
-      if (!allowsVerb(info, 'deletecollection')) throw errors.methodNotSupported(gr, 'deletecollection');
       ctx.dryRun = parseDryRun(q);
       const { opts, options } = await deleteOptions(req, q, ctx.dryRun);
       const list = await store.list(ctx, { predicate: buildListPredicate(info, q) });
@@ -233,8 +230,35 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
       return;
     }
     default:
-      throw new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
+      throw methodNotAllowed();
   }
+}
+
+/** go-restful's answer, through kube's serviceErrorHandler, for a path no route matches. */
+function notFoundRoute(): StatusError {
+  return new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
+}
+
+/** go-restful's answer, through kube's serviceErrorHandler, for a path whose routes are for other methods. */
+function methodNotAllowed(): StatusError {
+  return new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
+}
+
+/** The route of kube's installer this request lands on; the verb prefix (/watch/, /proxy/) is read from the path. */
+function routeRequest(req: Request, ri: RequestInfo, info: ResourceInfo): Route {
+  const segments = ri.path.split('/').filter((s) => s !== '');
+  const prefix = segments[ri.apiPrefix === 'apis' ? 3 : 2];
+  // no resource served here is a proxy (rest.Connecter)
+  if (prefix === 'proxy') return { ok: false, code: 404 };
+  const watchPrefix = prefix === 'watch';
+  return routeOf(info, {
+    method: req.method,
+    name: ri.name,
+    subresource: ri.subresource,
+    watchPrefix,
+    watchParam: !watchPrefix && ri.verb === 'watch',
+    allNamespaces: info.namespaced && ri.namespace === '',
+  });
 }
 
 function updateSub(store: ResourceStore, ctx: RequestContext, name: string, sub: string, info: ResourceInfo, opts: KubeObject, manager: string, transform: (current: KubeObject) => KubeObject): Promise<KubeObject> {

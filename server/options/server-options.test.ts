@@ -16,7 +16,8 @@ describe('parseServerOptions defaults', () => {
   it('uses the documented defaults with no flags', () => {
     const o = parseOk([]);
     expect(o.secureServing).toEqual({ port: 6443, bindAddress: '127.0.0.1', certDir: 'certs/generated' });
-    expect(o.authentication).toEqual({ anonymous: true });
+    // AlwaysAllow (the default mode) turns anonymous authentication off, as kube-apiserver's ApplyAuthorization
+    expect(o.authentication).toEqual({ anonymous: false });
     expect(o.authorization).toEqual({ modes: ['AlwaysAllow'] });
     expect(o.etcd).toEqual({ storageBackend: 'memory', servers: [], prefix: '/registry' });
     expect(o.admission.plugins).toEqual([
@@ -57,6 +58,23 @@ describe('parseServerOptions defaults', () => {
   });
 });
 
+describe('anonymous authentication with the AlwaysAllow authorizer (kube ApplyAuthorization)', () => {
+  const warning = 'AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to false. You should use a different authorizer';
+  it.each<[string, string[], boolean, string[]]>([
+    ['the defaults: anonymous reset, with the warning', [], false, [warning]],
+    ['--anonymous-auth=true with AlwaysAllow: reset, with the warning', ['--anonymous-auth=true'], false, [warning]],
+    ['AlwaysAllow anywhere in the list resets it', ['--authorization-mode=ABAC,AlwaysAllow', '--authorization-policy-file=p.jsonl'], false, [warning]],
+    ['anonymous already off: no warning', ['--anonymous-auth=false'], false, []],
+    ['another authorizer keeps anonymous on', ['--authorization-mode=ABAC', '--authorization-policy-file=p.jsonl'], true, []],
+    ['AlwaysDeny keeps anonymous on', ['--authorization-mode=AlwaysDeny'], true, []],
+  ])('%s', (_name, argv, anonymous, warnings) => {
+    const r = parseServerOptions(argv);
+    if (!r.ok) throw new Error(r.errors.join('; '));
+    expect(r.options.authentication.anonymous).toBe(anonymous);
+    expect(r.warnings).toEqual(warnings);
+  });
+});
+
 describe('parseServerOptions flag forms', () => {
   it.each<[string, string[], (o: ServerOptions) => unknown, unknown]>([
     ['--flag=value', ['--secure-port=8443'], (o) => o.secureServing.port, 8443],
@@ -66,7 +84,7 @@ describe('parseServerOptions flag forms', () => {
     ['underscore normalized to dash', ['--secure_port=7443'], (o) => o.secureServing.port, 7443],
     ['bind address v6', ['--bind-address', '::1'], (o) => o.secureServing.bindAddress, '::1'],
     ['bind address 0.0.0.0', ['--bind-address=0.0.0.0'], (o) => o.secureServing.bindAddress, '0.0.0.0'],
-    ['bare boolean', ['--anonymous-auth'], (o) => o.authentication.anonymous, true],
+    ['bare boolean', ['--anonymous-auth', '--authorization-mode=AlwaysDeny'], (o) => o.authentication.anonymous, true],
     ['boolean =false', ['--anonymous-auth=false'], (o) => o.authentication.anonymous, false],
     ['boolean =0', ['--anonymous-auth=0'], (o) => o.authentication.anonymous, false],
     ['comma list', ['--authorization-mode=ABAC,AlwaysDeny', '--authorization-policy-file=p.jsonl'], (o) => o.authorization.modes, ['ABAC', 'AlwaysDeny']],
@@ -98,7 +116,7 @@ describe('parseServerOptions flag forms', () => {
   });
 
   it('warns when a GA gate is set, as kube logs it', () => {
-    const r = parseServerOptions(['--feature-gates=MutatingAdmissionPolicy=false']);
+    const r = parseServerOptions(['--feature-gates=MutatingAdmissionPolicy=false', '--anonymous-auth=false']);
     expect(r.ok && r.warnings).toEqual(['Setting GA feature gate MutatingAdmissionPolicy=false. It will be removed in a future release.']);
   });
 

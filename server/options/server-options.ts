@@ -250,7 +250,7 @@ function buildFlagSet(o: RawOptions, warnings: string[]): FlagSet {
     type: 'bool',
     defValue: String(o.anonymousAuth),
     noOptDefVal: 'true',
-    usage: 'Enables anonymous requests to the secure port of the API server. Requests that are not rejected by another authentication method are treated as anonymous requests. Anonymous requests have a username of system:anonymous, and a group name of system:unauthenticated.',
+    usage: 'Enables anonymous requests to the secure port of the API server. Requests that are not rejected by another authentication method are treated as anonymous requests. Anonymous requests have a username of system:anonymous, and a group name of system:unauthenticated. Ignored (reset to false, with a warning) while --authorization-mode includes AlwaysAllow, the default, as kube-apiserver does.',
     set: (v) => {
       const r = parseGoBool(v);
       if (!r.ok) return r.error;
@@ -474,7 +474,23 @@ export function parseServerOptions(argv: readonly string[], commandPath = 'kube-
   if (parsed.args.some((a) => a.length > 0)) {
     return { ok: false, errors: [`${goQuote(commandPath)} does not take any arguments, got ${goQuoteList(parsed.args)}`] };
   }
+  const reset = applyAuthorization(raw);
+  if (reset) warnings.push(reset);
   const errs = validate(raw);
   if (errs.length) return { ok: false, errors: errs };
   return { ok: true, options: freeze(raw), warnings };
+}
+
+/** kube's warning when --authorization-mode includes AlwaysAllow while anonymous requests are on. */
+export const anonymousWithAlwaysAllowWarning = 'AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to false. You should use a different authorizer';
+
+/**
+ * BuiltInAuthenticationOptions.ApplyAuthorization (pkg/kubeapiserver/options/authentication.go), run by
+ * kube-apiserver's Complete before validation: an AlwaysAllow authorizer would make every anonymous request
+ * an admin, so anonymous authentication is switched off, with a warning. Returns the warning when it did so.
+ */
+function applyAuthorization(o: RawOptions): string | undefined {
+  if (!o.anonymousAuth || !o.authorizationModes.includes('AlwaysAllow')) return undefined;
+  o.anonymousAuth = false;
+  return anonymousWithAlwaysAllowWarning;
 }

@@ -8,6 +8,7 @@ import { fieldErrors, type FieldError } from '../api/field.js';
 import { apiVersionOf, parseApiVersion, type KubeList, type KubeObject, type ObjectMeta } from '../api/types.js';
 import type { Preconditions, Storage, StorageWatch, WatchHandlers } from '../storage/interface.js';
 import { StorageError } from '../storage/interface.js';
+import { checkPreconditions } from '../storage/stored-object.js';
 import { collectionKey, objectKey } from '../storage/keys.js';
 import { deepCopy, generateName, jsonEqual, metaOf, specPart } from './object-fields.js';
 import type { RequestContext } from './request-context.js';
@@ -64,7 +65,12 @@ export function storageErrorToStatus(err: unknown, gr: GroupResource, name: stri
     case 'KeyExists':
       return errors.alreadyExists(gr, name);
     case 'Conflict':
-      return errors.conflict(gr, name, err.message.startsWith('Precondition failed') ? err.message : 'the object has been modified; please apply your changes to the latest version and try again');
+      // kube: a failed storage.Preconditions.Check is an invalid-object StorageError that NewConflict prints whole
+      // (k8s.io/apiserver/pkg/storage/errors.go StorageError.Error, ResourceVersion 0 as NewInvalidObjError leaves it).
+      if (err.message.startsWith('Precondition failed')) {
+        return errors.conflict(gr, name, `StorageError: invalid object, Code: 4, Key: ${err.key}, ResourceVersion: 0, AdditionalErrorMsg: ${err.message}`);
+      }
+      return errors.staleResourceVersion(gr, name);
     case 'ResourceVersionTooOld':
       return errors.resourceExpired(err.message);
     case 'Unavailable':
@@ -359,6 +365,7 @@ export class ResourceStore {
     let result: KubeObject | undefined;
     const key = this.key(ctx.namespace, name);
     try {
+      let deleteInstead = false;
       const write = async (current: KubeObject | undefined): Promise<KubeObject> => {
         if (!current) throw errors.notFound(this.gr, name);
         const old = await this.decode(deepCopy(current));
@@ -397,23 +404,28 @@ export class ResourceStore {
           view ? this.viewAttributes(ctx, view, name, view.from(next), view.from(old), options) : this.attributes(ctx, 'UPDATE', subresource, name, next, old, options),
         );
         result = next;
-        if (ctx.dryRun) return current; // unchanged: the storage writes nothing
+        // The last finalizer of an object being deleted is gone (kube's ShouldDeleteDuringUpdate): the update is
+        // not written, the object is deleted instead.
+        deleteInstead = metaOf(next).deletionTimestamp !== undefined && !this.hasPendingFinalizers(next);
+        if (ctx.dryRun || deleteInstead) return current; // unchanged: the storage writes nothing
         return this.encode(next);
       };
       const stored = await this.deps.storage.guaranteedUpdate(key, write);
       if (ctx.dryRun) return this.withTypeMeta(result!);
-      const out = await this.decode(stored);
-      this.deps.onWrite?.('MODIFIED', out);
-      // The last finalizer of an object being deleted is gone: the update completes the deletion.
-      const meta = metaOf(out);
-      if (meta.deletionTimestamp && !this.hasPendingFinalizers(out)) {
+      if (deleteInstead) {
+        // kube's deleteWithoutFinalizers: the same object (uid), whatever was written to it since; a concurrent
+        // update that emptied the finalizers too may have deleted it first.
         try {
-          const last = await this.deps.storage.delete(key, { resourceVersion: meta.resourceVersion });
+          const last = await this.deps.storage.delete(key, { uid: metaOf(result!).uid ?? '' });
           this.deps.onWrite?.('DELETED', await this.decode(last));
         } catch (err) {
           if (!(err instanceof StorageError && (err.code === 'KeyNotFound' || err.code === 'Conflict'))) throw err;
         }
+        // clients expect the updated object from a successful PUT (kube returns the object it did not store)
+        return this.withTypeMeta(result!);
       }
+      const out = await this.decode(stored);
+      this.deps.onWrite?.('MODIFIED', out);
       return out;
     } catch (err) {
       throw storageErrorToStatus(err, this.gr, name, 'update');
@@ -480,27 +492,42 @@ export class ResourceStore {
     return added.length ? [fieldErrors.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`)] : [];
   }
 
+  /**
+   * kube's Store.Delete: the first read only chooses between marking (finalizers, graceful deletion) and deleting
+   * now. Both writes are conditional on the object they admitted, and re-read, re-check the client's preconditions
+   * and re-run admission when another writer got in first (a status controller, say): only the preconditions the
+   * client sent can make a delete fail with 409, never a write that merely happened meanwhile.
+   */
   async delete(ctx: RequestContext, name: string, opts: DeleteOptions, options: KubeObject): Promise<DeleteResult> {
     const key = this.key(ctx.namespace, name);
-    try {
-      const current = await this.decode(await this.deps.storage.get(key));
-      const pre = opts.preconditions ?? {};
-      const meta = metaOf(current);
-      if (pre.uid && pre.uid !== meta.uid) {
-        throw errors.conflict(this.gr, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid ?? ''}`);
-      }
-      if (pre.resourceVersion && pre.resourceVersion !== meta.resourceVersion) {
-        throw errors.conflict(this.gr, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`);
-      }
+    const preconditions = clientPreconditions(opts);
+    // kube's AdmissionToValidateObjectDeleteFunc: mutating then validating admission on the object being deleted.
+    const admitDelete = async (stored: KubeObject): Promise<KubeObject> => {
+      const current = await this.decode(deepCopy(stored));
       await this.deps.admission.admit(this.attributes(ctx, 'DELETE', '', name, undefined, current, options));
       await this.deps.admission.validate(this.attributes(ctx, 'DELETE', '', name, undefined, current, options));
-      const preconditions: Preconditions = { resourceVersion: meta.resourceVersion };
-      if (this.hasPendingFinalizers(current) || this.info.strategy.gracefulDelete) {
+      return current;
+    };
+    try {
+      const first = await this.deps.storage.get(key);
+      const marks = (obj: KubeObject): boolean => this.hasPendingFinalizers(obj) || this.info.strategy.gracefulDelete !== undefined;
+      if (ctx.dryRun) {
+        // A dry run checks what the delete would check, on the current object, and writes nothing.
+        checkPreconditions(key, first, preconditions, Number(metaOf(first).resourceVersion ?? 0));
+        return { object: await admitDelete(first), deleted: !marks(first) };
+      }
+      if (marks(first)) {
         // Mark for deletion; finalizers (or the namespace controller) complete it.
-        if (ctx.dryRun) return { object: current, deleted: false };
+        let deleteNow = false;
         const marked = await this.deps.storage.guaranteedUpdate(
           key,
-          (cur) => {
+          async (cur) => {
+            await admitDelete(cur!);
+            // The finalizers went away since the first read (kube's errDeleteNow): delete outright instead.
+            if (!marks(cur!)) {
+              deleteNow = true;
+              return cur!;
+            }
             const next = deepCopy(cur!);
             const m = metaOf(next);
             if (!m.deletionTimestamp) {
@@ -510,18 +537,29 @@ export class ResourceStore {
             this.info.strategy.gracefulDelete?.(next);
             return next;
           },
-          { preconditions: { uid: meta.uid } },
+          { preconditions },
         );
-        const out = await this.decode(marked);
-        this.deps.onWrite?.('MODIFIED', out);
-        return { object: out, deleted: false };
+        if (!deleteNow) {
+          const out = await this.decode(marked);
+          this.deps.onWrite?.('MODIFIED', out);
+          return { object: out, deleted: false };
+        }
       }
-      if (ctx.dryRun) return { object: current, deleted: true };
-      const last = await this.decode(await this.deps.storage.delete(key, preconditions));
+      const last = await this.decode(await this.deps.storage.delete(key, preconditions, async (cur) => void (await admitDelete(cur))));
       this.deps.onWrite?.('DELETED', last);
       return { object: last, deleted: true };
     } catch (err) {
       throw storageErrorToStatus(err, this.gr, name, 'delete');
     }
   }
+}
+
+/** The preconditions the client sent (DeleteOptions.preconditions), and nothing else. */
+function clientPreconditions(opts: DeleteOptions): Preconditions | undefined {
+  const pre = opts.preconditions;
+  if (!pre) return undefined;
+  const out: Preconditions = {};
+  if (pre.uid) out.uid = pre.uid;
+  if (pre.resourceVersion) out.resourceVersion = pre.resourceVersion;
+  return out.uid === undefined && out.resourceVersion === undefined ? undefined : out;
 }

@@ -331,13 +331,15 @@ export class Etcd3Storage implements Storage {
     }
   }
 
-  async delete(key: string, preconditions?: Preconditions): Promise<KubeObject> {
+  async delete(key: string, preconditions?: Preconditions, validateDeletion?: (current: KubeObject) => Promise<void> | void): Promise<KubeObject> {
     const k = Buffer.from(key);
     let state: IRangeResponse = await this.range('delete', key, { key: k });
     for (;;) {
       const kv = state.kvs[0];
       if (!kv) throw keyNotFound(key);
-      checkPreconditions(key, this.decodeKv(key, kv), preconditions, Number(kv.mod_revision));
+      const current = this.decodeKv(key, kv);
+      checkPreconditions(key, current, preconditions, Number(kv.mod_revision));
+      await validateDeletion?.(current);
       const res = await this.call('delete', key, false, (o) =>
         this.client.kv.txn(
           {

@@ -102,8 +102,13 @@ export interface Storage {
     opts?: { preconditions?: Preconditions; allowCreate?: boolean },
   ): Promise<KubeObject>;
 
-  /** Deletes the key if preconditions hold; returns the last stored state. KeyNotFound when absent. */
-  delete(key: string, preconditions?: Preconditions): Promise<KubeObject>;
+  /**
+   * Deletes the key if preconditions hold; returns the last stored state. KeyNotFound when absent.
+   * As kube's conditionalDelete: the preconditions and validateDeletion (admission, which may throw to abort)
+   * are checked against the current object, and the delete applies only if the object is still that one; a
+   * write that lands in between makes it read again and retry, so only the caller's own preconditions can fail.
+   */
+  delete(key: string, preconditions?: Preconditions, validateDeletion?: (current: KubeObject) => Promise<void> | void): Promise<KubeObject>;
 
   /**
    * Streams events for keys under prefix (or the single key) that happen strictly after fromRevision.

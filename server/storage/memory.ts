@@ -292,13 +292,20 @@ export class MemoryStorage implements Storage {
     }
   }
 
-  async delete(key: string, preconditions?: Preconditions): Promise<KubeObject> {
-    this.checkOpen(key);
-    const stored = this.current.get(key);
-    if (!stored) throw keyNotFound(key);
-    checkPreconditions(key, decodeObject(key, stored.json, stored.modRevision), preconditions, stored.modRevision);
-    const revision = this.commit(key, undefined);
-    return decodeObject(key, stored.json, revision);
+  async delete(key: string, preconditions?: Preconditions, validateDeletion?: (current: KubeObject) => Promise<void> | void): Promise<KubeObject> {
+    for (;;) {
+      this.checkOpen(key);
+      const stored = this.current.get(key);
+      if (!stored) throw keyNotFound(key);
+      const current = decodeObject(key, stored.json, stored.modRevision);
+      checkPreconditions(key, current, preconditions, stored.modRevision);
+      await validateDeletion?.(current);
+      this.checkOpen(key);
+      // conditional delete: someone wrote the key while validateDeletion ran; check again on their version
+      if (this.current.get(key) !== stored) continue;
+      const revision = this.commit(key, undefined);
+      return decodeObject(key, stored.json, revision);
+    }
   }
 
   /**

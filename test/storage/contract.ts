@@ -279,6 +279,41 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
         await expectStorageError(storage.get(key('a', 'p1')), 'KeyNotFound');
       });
 
+      it('retries when the object is written while validateDeletion runs, checking everything again on the new version', async () => {
+        await storage.create(key('a', 'p1'), pod('p1', 'a'));
+        const seen: string[] = [];
+        const deleted = await storage.delete(key('a', 'p1'), { uid: 'uid-a-p1' }, async (current) => {
+          seen.push(rvOf(current));
+          // a status controller writes between the delete's read and its conditional delete (once)
+          if (seen.length === 1) await storage.guaranteedUpdate(key('a', 'p1'), (cur) => ({ ...cur!, status: { phase: 'written meanwhile' } }));
+        });
+        expect(seen).toHaveLength(2);
+        expect(Number(seen[1])).toBeGreaterThan(Number(seen[0]));
+        expect(deleted.status).toEqual({ phase: 'written meanwhile' });
+        await expectStorageError(storage.get(key('a', 'p1')), 'KeyNotFound');
+      });
+
+      it('fails a resourceVersion precondition that a write made while validateDeletion ran has made stale', async () => {
+        const created = await storage.create(key('a', 'p1'), pod('p1', 'a'));
+        let calls = 0;
+        await expectStorageError(
+          storage.delete(key('a', 'p1'), { resourceVersion: rvOf(created) }, async () => {
+            if (++calls === 1) await storage.guaranteedUpdate(key('a', 'p1'), (cur) => ({ ...cur!, spec: { v: 2 } }));
+          }),
+          'Conflict',
+          new RegExp(`^Precondition failed: ResourceVersion in precondition: ${rvOf(created)}, ResourceVersion in object meta: ${Number(rvOf(created)) + 1}$`),
+        );
+        expect(calls).toBe(1);
+        expect((await storage.get(key('a', 'p1'))).spec).toEqual({ v: 2 });
+      });
+
+      it('keeps the object when validateDeletion throws', async () => {
+        await storage.create(key('a', 'p1'), pod('p1', 'a'));
+        const denied = new Error('denied by test');
+        await expect(storage.delete(key('a', 'p1'), undefined, () => { throw denied; })).rejects.toBe(denied);
+        await storage.get(key('a', 'p1'));
+      });
+
       it('allows re-creating a deleted key', async () => {
         await storage.create(key('a', 'p1'), pod('p1', 'a'));
         await storage.delete(key('a', 'p1'));

@@ -1,0 +1,194 @@
+// Every verb on every subresource of every served resource answers as kube-apiserver's routes do: status and
+// scale get/update/patch, namespaces/finalize update only, everything else 405 (a route exists at the path for
+// other methods) or 404 (none does) — DELETE /status never deletes the parent. Table-driven from the resource
+// catalogue, plus a custom resource with status and scale; discovery must list nothing the table leaves out.
+import { useApiServer } from '../../harness/jest.js';
+import { builtinResources } from '../../server/registry/catalogue/index.js';
+import { eventually } from '../support/eventually.js';
+
+const env = useApiServer();
+const ns = 'routes';
+const crGroup = 'routes.example.com';
+
+type Obj = Record<string, unknown>;
+
+interface Served {
+  group: string;
+  version: string;
+  resource: string;
+  namespaced: boolean;
+  virtual: boolean;
+  /** status/scale from the catalogue, finalize for namespaces: what kube's storage has for this resource */
+  subresources: string[];
+}
+
+const containers = [{ name: 'c', image: 'busybox' }];
+const matchConfigMaps = { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], operations: ['CREATE'] }] };
+const crdSpec = (plural: string, kind: string, subresources: Obj | undefined) => ({
+  group: crGroup,
+  scope: 'Namespaced',
+  names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
+  versions: [
+    {
+      name: 'v1',
+      served: true,
+      storage: true,
+      schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { replicas: { type: 'integer' } } }, status: { type: 'object', properties: { replicas: { type: 'integer' } } } } } },
+      ...(subresources ? { subresources } : {}),
+    },
+  ],
+});
+
+/** A valid object of each served kind (the body the test creates before trying every verb on it). */
+const fixtures: Record<string, (name: string) => Obj> = {
+  '/namespaces': () => ({}),
+  '/pods': () => ({ spec: { containers } }),
+  '/configmaps': () => ({ data: { a: 'b' } }),
+  '/secrets': () => ({ type: 'Opaque', stringData: { a: 'b' } }),
+  '/services': () => ({ spec: { ports: [{ port: 80 }] } }),
+  '/serviceaccounts': () => ({}),
+  '/events': () => ({ involvedObject: { kind: 'Pod', name: 'p', namespace: ns }, reason: 'Tested', message: 'routes', type: 'Normal' }),
+  'apps/deployments': () => ({ spec: { selector: { matchLabels: { app: 'r' } }, template: { metadata: { labels: { app: 'r' } }, spec: { containers } } } }),
+  'admissionregistration.k8s.io/validatingwebhookconfigurations': () => ({}),
+  'admissionregistration.k8s.io/mutatingwebhookconfigurations': () => ({}),
+  'admissionregistration.k8s.io/validatingadmissionpolicies': () => ({ spec: { matchConstraints: matchConfigMaps, validations: [{ expression: 'true' }] } }),
+  'admissionregistration.k8s.io/mutatingadmissionpolicies': () => ({
+    spec: { matchConstraints: matchConfigMaps, reinvocationPolicy: 'Never', mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{}' } }] },
+  }),
+  'admissionregistration.k8s.io/validatingadmissionpolicybindings': () => ({ spec: { policyName: 'none', validationActions: ['Deny'] } }),
+  'admissionregistration.k8s.io/mutatingadmissionpolicybindings': () => ({ spec: { policyName: 'none' } }),
+  'apiextensions.k8s.io/customresourcedefinitions': (name) => ({ spec: crdSpec(name.split('.')[0]!, 'Gadget', undefined) }),
+  [`${crGroup}/widgets`]: () => ({ spec: { replicas: 1 } }),
+};
+/** custom resource definitions are named <plural>.<group> */
+const nameFor = (s: Served): string => (s.resource === 'customresourcedefinitions' ? `gadgets.${crGroup}` : `routes-${s.resource}`);
+
+const table: Served[] = [
+  ...builtinResources.map((r) => ({
+    group: r.group,
+    version: r.version,
+    resource: r.resource,
+    namespaced: r.namespaced,
+    virtual: r.virtual !== undefined,
+    subresources: [...(r.subresources.status ? ['status'] : []), ...(r.subresources.scale ? ['scale'] : []), ...(r.group === '' && r.resource === 'namespaces' ? ['finalize'] : [])],
+  })),
+  { group: crGroup, version: 'v1', resource: 'widgets', namespaced: true, virtual: false, subresources: ['status', 'scale'] },
+];
+
+const prefixOf = (s: Served): string => (s.group ? `/apis/${s.group}/${s.version}` : `/api/${s.version}`);
+const collectionOf = (s: Served): string => `${prefixOf(s)}${s.namespaced ? `/namespaces/${ns}` : ''}/${s.resource}`;
+const watchCollectionOf = (s: Served): string => `${prefixOf(s)}/watch${s.namespaced ? `/namespaces/${ns}` : ''}/${s.resource}`;
+
+async function call(method: string, p: string, body?: unknown, contentType = 'application/json') {
+  const res = await env.server.request(p, { method, body, headers: body === undefined ? {} : { 'Content-Type': contentType } });
+  let json: Obj = {};
+  try {
+    json = JSON.parse(res.body) as Obj;
+  } catch {
+    /* asserted through status */
+  }
+  return { status: res.status, json };
+}
+
+// go-restful's answers through kube's serviceErrorHandler (NewGenericServerResponse): no name, group or kind.
+const status405 = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server does not allow this method on the requested resource', reason: 'MethodNotAllowed', details: {}, code: 405 };
+const status404 = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404 };
+
+/** kube's subresource storages: StatusREST and ScaleREST are Getter + Updater (so Patcher), FinalizeREST an Updater. */
+const allowed: Record<string, string[]> = { status: ['GET', 'PUT', 'PATCH'], scale: ['GET', 'PUT', 'PATCH'], finalize: ['PUT'] };
+
+beforeAll(async () => {
+  expect((await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status).toBe(201);
+  const crd = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `widgets.${crGroup}` }, spec: crdSpec('widgets', 'Widget', { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } }) };
+  expect((await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+  await eventually(async () => expect((await call('GET', `/apis/${crGroup}/v1/namespaces/${ns}/widgets`)).status).toBe(200), 30_000);
+}, 60_000);
+
+describe('verbs × subresources through the HTTP API', () => {
+  it('covers every resource and subresource discovery lists, each with a fixture', async () => {
+    const listed: string[] = [];
+    const v1 = (await call('GET', '/api/v1')).json as { resources: Array<{ name: string }> };
+    listed.push(...v1.resources.map((r) => `/v1/${r.name}`));
+    const groups = (await call('GET', '/apis')).json as { groups: Array<{ name: string; versions: Array<{ groupVersion: string }> }> };
+    for (const g of groups.groups) {
+      for (const v of g.versions) {
+        const list = (await call('GET', `/apis/${v.groupVersion}`)).json as { resources: Array<{ name: string }> };
+        listed.push(...list.resources.map((r) => `${v.groupVersion}/${r.name}`));
+      }
+    }
+    const gv = (s: Served): string => (s.group ? `${s.group}/${s.version}` : `/${s.version}`);
+    const covered = table.flatMap((s) => [`${gv(s)}/${s.resource}`, ...s.subresources.filter((sub) => sub !== 'finalize').map((sub) => `${gv(s)}/${s.resource}/${sub}`)]);
+    expect([...listed].sort()).toEqual([...covered].sort());
+    for (const s of table.filter((x) => !x.virtual)) expect([s.resource, fixtures[`${s.group}/${s.resource}`] !== undefined]).toEqual([s.resource, true]);
+  });
+
+  describe.each(table.filter((s) => !s.virtual).map((s) => [`${s.group || 'core'}/${s.resource}`, s] as const))('%s', (_title, s) => {
+    const name = nameFor(s);
+    const item = (): string => `${collectionOf(s)}/${name}`;
+
+    it('answers each subresource verb as kube does, and never deletes the parent through a subresource', async () => {
+      const body = { apiVersion: s.group ? `${s.group}/${s.version}` : s.version, kind: undefined as string | undefined, metadata: { name }, ...fixtures[`${s.group}/${s.resource}`]!(name) };
+      delete body.kind;
+      const created = await call('POST', collectionOf(s), body);
+      expect([created.status, created.status === 201 ? '' : created.json['message']]).toEqual([201, '']);
+      const uid = (created.json['metadata'] as { uid: string }).uid;
+
+      for (const sub of s.subresources) {
+        const path = `${item()}/${sub}`;
+        for (const method of ['GET', 'PUT', 'PATCH', 'DELETE', 'POST']) {
+          let reqBody: unknown;
+          let contentType = 'application/json';
+          if (method === 'PATCH') [reqBody, contentType] = [{}, 'application/merge-patch+json'];
+          // an update sends back what it read (the Scale for /scale, the object otherwise)
+          else if (method === 'PUT' || method === 'POST') reqBody = (await call('GET', sub === 'scale' ? path : item())).json;
+          const r = await call(method, path, reqBody, contentType);
+          if (allowed[sub]!.includes(method)) expect([sub, method, r.status, r.status === 200 ? '' : r.json['message']]).toEqual([sub, method, 200, '']);
+          else expect([sub, method, r.json]).toEqual([sub, method, status405]);
+        }
+        // GET ?watch=true on a subresource is a get (or the 405 of a storage that cannot get); /watch/ has no route
+        const watched = await call('GET', `${path}?watch=true`);
+        expect([sub, watched.status]).toEqual([sub, allowed[sub]!.includes('GET') ? 200 : 405]);
+        const watchPrefixed = await call('GET', `${watchCollectionOf(s)}/${name}/${sub}`);
+        expect([sub, watchPrefixed.json]).toEqual([sub, status404]);
+      }
+      // subresources the resource lacks, and unknown ones, have no route at all
+      for (const sub of ['status', 'scale', 'finalize', 'nope'].filter((x) => !s.subresources.includes(x))) {
+        for (const method of ['GET', 'DELETE']) expect([sub, method, (await call(method, `${item()}/${sub}`)).json]).toEqual([sub, method, status404]);
+      }
+
+      const still = await call('GET', item());
+      expect([still.status, (still.json['metadata'] as { uid?: string } | undefined)?.uid]).toEqual([200, uid]);
+      expect((still.json['metadata'] as { deletionTimestamp?: string }).deletionTimestamp).toBeUndefined();
+
+      // methods a path has no route for
+      expect((await call('PUT', collectionOf(s), body)).json).toEqual(status405);
+      expect((await call('PATCH', collectionOf(s), {}, 'application/merge-patch+json')).json).toEqual(status405);
+      expect((await call('POST', item(), body)).json).toEqual(status405);
+
+      if (s.namespaced) {
+        // across all namespaces only the list lives (installer: MethodList at /<resource>)
+        const all = `${prefixOf(s)}/${s.resource}`;
+        expect((await call('GET', all)).status).toBe(200);
+        expect((await call('POST', all, body)).json).toEqual(status405);
+        expect((await call('DELETE', all)).json).toEqual(status405);
+        expect((await call('GET', `${all}/${name}`)).json).toEqual(status404);
+        expect((await call('GET', `${all}/${name}/status`)).json).toEqual(status404);
+      }
+
+      const deleted = await call('DELETE', item());
+      expect(deleted.status).toBe(200);
+    });
+  });
+
+  describe.each(table.filter((s) => s.virtual).map((s) => [`${s.group}/${s.resource}`, s] as const))('%s (create only)', (_title, s) => {
+    it('answers 405 on its collection but for POST, and 404 on anything below it', async () => {
+      expect((await call('GET', collectionOf(s))).json).toEqual(status405);
+      expect((await call('DELETE', collectionOf(s))).json).toEqual(status405);
+      expect((await call('PUT', collectionOf(s), {})).json).toEqual(status405);
+      expect((await call('GET', `${collectionOf(s)}/x`)).json).toEqual(status404);
+      expect((await call('DELETE', `${collectionOf(s)}/x`)).json).toEqual(status404);
+      expect((await call('GET', `${collectionOf(s)}/x/status`)).json).toEqual(status404);
+      expect((await call('GET', watchCollectionOf(s))).json).toEqual(status404);
+    });
+  });
+});
