@@ -78,41 +78,55 @@ function bodyDocument(body: RequestBody | undefined, obj: KubeObject): { node: J
 /** yaml.v2's TypeError, which YAMLToJSONStrict returns for duplicate keys: one error listing them all. */
 const yamlStrictErrors = (dups: readonly string[]): string[] => (dups.length > 0 ? [`yaml: unmarshal errors:\n  ${dups.join('\n  ')}`] : []);
 
-async function bodyStrictErrors(t: Target, obj: KubeObject, body: RequestBody | undefined): Promise<string[]> {
-  const doc = bodyDocument(body, obj);
-  if (!doc) return [];
-  const yaml = yamlStrictErrors(doc.yamlDuplicateKeys);
-  const fields = await fieldsOf(t);
-  if (fields) return [...yaml, ...fields.decodeErrors(doc.node)];
-  // custom resources decode into a map first (duplicates at any depth), then their schema finds unknown fields
-  const duplicates = t.ownUnknownFields ? duplicateFieldErrors(doc.node) : [];
-  return [...yaml, ...duplicates, ...unknownFieldsWithoutModel(t, obj)];
-}
-
 /** transformDecodeError: the kind and version the body named, and the kind it was decoded into. */
-function cannotBeHandled(t: Target, obj: KubeObject, strict: readonly string[]) {
+function cannotBeHandled(t: Target, obj: KubeObject, error: string) {
   const apiVersion = typeof obj.apiVersion === 'string' && obj.apiVersion !== '' ? parseGroupVersion(obj.apiVersion) : undefined;
   const version = apiVersion?.ok ? apiVersion.version : t.version;
   const kind = typeof obj.kind === 'string' && obj.kind !== '' ? obj.kind : t.kind;
-  return errors.badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a ${t.kind}: strict decoding error: ${strict.join(', ')}`);
+  return errors.badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a ${t.kind}: ${error}`);
 }
 
-async function checkBody(t: Target, obj: KubeObject, mode: FieldValidation, warnings: string[], body: RequestBody | undefined): Promise<void> {
-  if (mode === 'Ignore') return;
-  const strict = await bodyStrictErrors(t, obj, body);
-  if (strict.length === 0) return;
-  if (mode === 'Strict') throw cannotBeHandled(t, obj, strict);
+function reportStrict(t: Target, obj: KubeObject, mode: FieldValidation, warnings: string[], strict: readonly string[]): void {
+  if (mode === 'Ignore' || strict.length === 0) return;
+  if (mode === 'Strict') throw cannotBeHandled(t, obj, `strict decoding error: ${strict.join(', ')}`);
   warnings.push(...strict);
 }
 
-/** Field validation of a create or update body of the resource. */
-export function checkResourceFields(info: ResourceInfo, obj: KubeObject, mode: FieldValidation, warnings: string[], body?: RequestBody): Promise<void> {
-  return checkBody(targetOf(info), obj, mode, warnings, body);
+/**
+ * The create or update body decoded into its Go type (create.go/update.go: the json serializer, whatever the
+ * fieldValidation): a value of the wrong type is a 400 whatever the directive, unknown fields are dropped, and the
+ * strictness errors are reported as the directive says. Returns the object to go on with.
+ */
+async function decodeBody(t: Target, obj: KubeObject, mode: FieldValidation, warnings: string[], body: RequestBody | undefined): Promise<KubeObject> {
+  const fields = await fieldsOf(t);
+  // protobuf bodies are typed by construction and decoded without strictness
+  if (body?.mediaType === 'application/vnd.kubernetes.protobuf') return obj;
+  if (!fields) {
+    if (mode === 'Ignore') return obj;
+    const doc = bodyDocument(body, obj);
+    if (!doc) return obj;
+    // custom resources decode into a map first (duplicates at any depth), then their schema finds unknown fields
+    const duplicates = t.ownUnknownFields ? duplicateFieldErrors(doc.node) : [];
+    reportStrict(t, obj, mode, warnings, [...yamlStrictErrors(doc.yamlDuplicateKeys), ...duplicates, ...unknownFieldsWithoutModel(t, obj)]);
+    return obj;
+  }
+  const doc = bodyDocument(body, obj);
+  if (!doc || doc.node.type !== 'object') return obj;
+  const decoded = fields.decodeJson(doc.node);
+  if (!decoded.ok) throw cannotBeHandled(t, obj, decoded.error);
+  reportStrict(t, obj, mode, warnings, [...yamlStrictErrors(doc.yamlDuplicateKeys), ...decoded.strict]);
+  decoded.prune();
+  return doc.node.value as KubeObject;
 }
 
-/** Field validation of an update body of a /scale subresource (an autoscaling/v1 Scale). */
-export function checkScaleFields(obj: KubeObject, mode: FieldValidation, warnings: string[], body?: RequestBody): Promise<void> {
-  return checkBody(scale, obj, mode, warnings, body);
+/** A create or update body of the resource, decoded into its kind: the object to store. */
+export function checkResourceFields(info: ResourceInfo, obj: KubeObject, mode: FieldValidation, warnings: string[], body?: RequestBody): Promise<KubeObject> {
+  return decodeBody(targetOf(info), obj, mode, warnings, body);
+}
+
+/** An update body of a /scale subresource, decoded into an autoscaling/v1 Scale. */
+export function checkScaleFields(obj: KubeObject, mode: FieldValidation, warnings: string[], body?: RequestBody): Promise<KubeObject> {
+  return decodeBody(scale, obj, mode, warnings, body);
 }
 
 // ---- patches ----------------------------------------------------------------------------------------------
@@ -142,36 +156,42 @@ function jsonPatchStrictErrors(doc: JsonNode): string[] {
   return out;
 }
 
-export type PatchedFieldCheck = (patched: KubeObject, warnings: string[]) => void;
+/** Checks a patched object (and drops what its Go type does not keep); returns the object to go on with. */
+export type PatchedFieldCheck = (patched: KubeObject, warnings: string[]) => KubeObject;
+
+const patchInvalid = (badValue: string, detail: string) => errors.invalid({ group: '', kind: '' }, '', [{ type: 'Invalid', field: 'patch', badValue, detail }]);
 
 /**
- * Prepares field validation of a patch request (loading the kind's fields), and returns the check of each patched
- * object (the patcher may run more than once on conflicts). `scaleSubresource` patches an autoscaling/v1 Scale.
+ * Prepares the decoding of a patch request's result into its Go type (loading the kind's fields), and returns the
+ * check of each patched object (the patcher may run more than once on conflicts). `scaleSubresource` patches an
+ * autoscaling/v1 Scale. As patch.go: a decode error (a value of the wrong type) is a 422 on the field `patch`
+ * whatever the directive; strictness errors are reported as the directive says.
  */
 export async function patchedFieldCheck(info: ResourceInfo, scaleSubresource: boolean, mode: FieldValidation, patchType: string, patch: Buffer): Promise<PatchedFieldCheck> {
-  if (mode === 'Ignore') return () => undefined;
   const t = scaleSubresource ? scale : targetOf(info);
   const fields = await fieldsOf(t);
-  const doc = patchDocument(patch);
+  if (mode === 'Ignore' && !fields) return (patched) => patched;
+  const doc = mode === 'Ignore' ? undefined : patchDocument(patch);
   const smp = patchType === StrategicMergePatchType;
   const patchErrors = !doc ? [] : patchType === JSONPatchType ? jsonPatchStrictErrors(doc) : duplicateFieldErrors(doc);
+  const smpBadValue = (): string => goFormatV((doc ?? patchDocument(patch))?.value ?? {});
   return (patched, warnings) => {
     const record = patched as Record<string, unknown>;
     let resultErrors: string[];
+    let prune: (() => void) | undefined;
     if (!fields) resultErrors = unknownFieldsWithoutModel(t, patched);
-    else if (smp) resultErrors = fields.unstructuredErrors(record);
     else {
-      // the JSON patch library re-marshals the patched document: Go maps, so keys come out sorted
-      const node = parseJsonOrYamlDocument(goJsonMarshal(patched));
-      resultErrors = node.ok ? fields.decodeErrors(node.node) : [];
+      // JSON and merge patches: the patch library re-marshals the document (Go maps: keys sorted) and the json
+      // serializer decodes it; strategic merge patches convert the patched map with the unstructured converter
+      const decoded = smp ? fields.fromUnstructured(record) : fields.decodePlain(record);
+      if (!decoded.ok) throw patchInvalid(smp ? smpBadValue() : goJsonMarshal(patched), decoded.error);
+      resultErrors = decoded.strict;
+      prune = decoded.prune;
     }
     const strict = [...patchErrors, ...resultErrors];
-    if (strict.length === 0) return;
-    if (mode === 'Warn') {
-      warnings.push(...strict);
-      return;
-    }
-    const badValue = smp ? goFormatV(doc?.value ?? {}) : goJsonMarshal(patched);
-    throw errors.invalid({ group: '', kind: '' }, '', [{ type: 'Invalid', field: 'patch', badValue, detail: `strict decoding error: ${strict.join(', ')}` }]);
+    if (strict.length > 0 && mode === 'Strict') throw patchInvalid(smp ? smpBadValue() : goJsonMarshal(patched), `strict decoding error: ${strict.join(', ')}`);
+    if (mode === 'Warn') warnings.push(...strict);
+    prune?.();
+    return patched;
   };
 }

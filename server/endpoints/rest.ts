@@ -144,8 +144,8 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
     case 'create': {
       if (ri.name !== '') throw new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
       ctx.dryRun = parseDryRun(q);
-      const body = await decodeObject(req);
-      await checkResourceFields(info, body, parseFieldValidation(q['fieldValidation']), ctx.warnings, { raw: rawBody(req), mediaType: mediaType(req) });
+      // decoded into the kind's Go type: wrong types fail, unknown fields are dropped
+      const body = await checkResourceFields(info, await decodeObject(req), parseFieldValidation(q['fieldValidation']), ctx.warnings, { raw: rawBody(req), mediaType: mediaType(req) });
       // the body was decoded for this request alone: the store may work on it without a copy
       const created = await store.create(ctx, body, optionsObject('CreateOptions', q, ctx.dryRun), { bodyIsOwned: true, trackManagedFields: updateTracker(info, fieldManagerOf(req, q), '') });
       addWarnings(res, ctx.warnings);
@@ -154,10 +154,10 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
     }
     case 'update': {
       ctx.dryRun = parseDryRun(q);
-      const body = await decodeObject(req);
       const sent = { raw: rawBody(req), mediaType: mediaType(req) };
-      if (sub === 'scale') await checkScaleFields(body, parseFieldValidation(q['fieldValidation']), ctx.warnings, sent);
-      else await checkResourceFields(info, body, parseFieldValidation(q['fieldValidation']), ctx.warnings, sent);
+      const decoded = await decodeObject(req);
+      const body =
+        sub === 'scale' ? await checkScaleFields(decoded, parseFieldValidation(q['fieldValidation']), ctx.warnings, sent) : await checkResourceFields(info, decoded, parseFieldValidation(q['fieldValidation']), ctx.warnings, sent);
       const opts = optionsObject('UpdateOptions', q, ctx.dryRun);
       const updated = await updateSub(store, ctx, ri.name, sub, info, opts, fieldManagerOf(req, q), (current) => {
         if (sub === 'scale') return applyScale(current, scaleBody(body), info.subresources.scale!);
@@ -190,12 +190,9 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
         if (sub === 'scale') {
           const scale = toScale(current, info.subresources.scale!);
           const patchedScale = applyPatch(type, scale, patch, { group: 'autoscaling', version: 'v1', kind: 'Scale' }, { fieldValidation });
-          checkPatchedFields(patchedScale, ctx.warnings);
-          return applyScale(current, patchedScale, info.subresources.scale!);
+          return applyScale(current, checkPatchedFields(patchedScale, ctx.warnings), info.subresources.scale!);
         }
-        const patched = applyPatch(type, current, patch, { group: info.group, version: info.version, kind: info.kind }, { fieldValidation });
-        checkPatchedFields(patched, ctx.warnings);
-        return patched;
+        return checkPatchedFields(applyPatch(type, current, patch, { group: info.group, version: info.version, kind: info.kind }, { fieldValidation }), ctx.warnings);
       });
       addWarnings(res, ctx.warnings);
       if (sub === 'scale') writeJSON(res, 200, toScale(updated, info.subresources.scale!));
