@@ -195,3 +195,26 @@ export async function patchedFieldCheck(info: ResourceInfo, scaleSubresource: bo
     return patched;
   };
 }
+
+// ---- server-side apply ------------------------------------------------------------------------------------
+
+/**
+ * Server-side apply of a built-in kind: structured-merge-diff converts the configuration to a typed value first
+ * (structuredmerge.go), and a value of the wrong type fails the request as a plain error, a 500 with
+ * "failed to create typed patch object (ns/name; gvk): .spec.replicas: expected numeric (int or float), got string"
+ * (several errors as "errors:\n  …"). Configurations naming another kind are left to the apply's own checks.
+ */
+export async function checkApplyConfigurationTypes(info: ResourceInfo, config: Record<string, unknown>, namespace: string, name: string): Promise<void> {
+  const t = targetOf(info);
+  const apiVersion = t.group === '' ? t.version : `${t.group}/${t.version}`;
+  if (config['apiVersion'] !== apiVersion || config['kind'] !== t.kind) return;
+  const fields = await fieldsOf(t);
+  if (!fields) return;
+  const errs = fields.applyConfigurationTypeErrors(config);
+  if (errs.length === 0) return;
+  const meta = config['metadata'] !== null && typeof config['metadata'] === 'object' && !Array.isArray(config['metadata']) ? (config['metadata'] as Record<string, unknown>) : {};
+  const ns = typeof meta['namespace'] === 'string' ? meta['namespace'] : namespace;
+  const n = typeof meta['name'] === 'string' ? meta['name'] : name;
+  const list = errs.length === 1 ? errs[0]! : ['errors:', ...errs.map((e) => `  ${e}`)].join('\n');
+  throw errors.withCode(500, '', `failed to create typed patch object (${ns}/${n}; ${t.group}/${t.version}, Kind=${t.kind}): ${list}`);
+}

@@ -12,7 +12,7 @@ import { newRequestContext, type RequestContext } from '../registry/request-cont
 import type { ResourceInfo, Verb } from '../registry/resource.js';
 import type { DeleteOptions, ResourceStore, SubresourceView } from '../registry/store.js';
 import type { ApiContext } from './api-context.js';
-import { checkResourceFields, checkScaleFields, parseFieldValidation, patchedFieldCheck } from './field-validation.js';
+import { checkApplyConfigurationTypes, checkResourceFields, checkScaleFields, parseFieldValidation, patchedFieldCheck } from './field-validation.js';
 import { buildListPredicate } from './list-predicate.js';
 import { ApplyYAMLPatchType, decodeApplyConfiguration, managerOrUserAgent, serverSideApply, updateTracker, validateApplyPatchOptions, validateNonApplyPatchOptions } from './apply/index.js';
 import { applyPatch } from './patch/index.js';
@@ -276,6 +276,8 @@ async function serveApply(
   const config = await decodeApplyConfiguration(patch);
   // Custom resources: fields their schema does not declare are found as for any write (400 with Strict).
   if (info.codec) await checkResourceFields(info, config as KubeObject, fieldValidation, ctx.warnings, { raw: patch, mediaType: 'application/yaml' });
+  // Built-in kinds: values of the wrong type fail the conversion to a typed value, whatever the fieldValidation.
+  else await checkApplyConfigurationTypes(info, config, ctx.namespace, name);
   const { object, created } = await serverSideApply({
     info,
     store,

@@ -118,6 +118,28 @@ describe('patches whose result has the wrong type', () => {
   });
 });
 
+describe('server-side apply configurations of the wrong type', () => {
+  // kube lists the errors in Go's map order (random); here keys are walked sorted
+  it.each(['Ignore', 'Strict'])('fails the conversion to a typed value with structured-merge-diff\'s text as a 500 (fieldValidation=%s)', async (fv) => {
+    const r = await call('PATCH', `${cmPath}/applied?fieldManager=m&fieldValidation=${fv}`, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\n  finalizers: str\ndata: 123\n', 'application/apply-patch+yaml');
+    expect({ status: r.status, json: r.json }).toEqual({
+      status: 500,
+      json: expect.objectContaining({
+        status: 'Failure',
+        code: 500,
+        reason: '',
+        message: 'failed to create typed patch object (default/applied; /v1, Kind=ConfigMap): errors:\n  .data: expected map, got &{123}\n  .metadata.finalizers: expected list, got &{str}',
+      }),
+    });
+    expect((await call('GET', `${cmPath}/applied`)).status).toBe(404);
+  });
+
+  it('fails a Deployment\'s replicas of the wrong type', async () => {
+    const r = await call('PATCH', `${deployPath}/applied?fieldManager=m`, 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: applied\nspec:\n  replicas: "x"\n', 'application/apply-patch+yaml');
+    expect(r.json).toMatchObject({ code: 500, message: 'failed to create typed patch object (default/applied; apps/v1, Kind=Deployment): .spec.replicas: expected numeric (int or float), got string' });
+  });
+});
+
 describe('unknown fields of built-in kinds are dropped, as the Go struct drops them', () => {
   it.each(['Ignore', 'Warn'])('stores none of a create body\'s unknown fields under %s', async (fv) => {
     const name = `unknown-${fv.toLowerCase()}`;

@@ -125,3 +125,18 @@ describe('FromUnstructuredWithValidation of a built-in kind', () => {
     expect(obj).toEqual({ spec: { replicas: 2 } });
   });
 });
+
+describe('structured-merge-diff validation of an apply configuration', () => {
+  it.each<[string, () => KindFields, Record<string, unknown>, string[]]>([
+    ['a string for an int32', () => deployment, { spec: { replicas: 'x' } }, ['.spec.replicas: expected numeric (int or float), got string']],
+    ['a number for a map', () => configMap, { data: 123 }, ['.data: expected map, got &{123}']],
+    ['a string for a list', () => configMap, { metadata: { finalizers: 'str' } }, ['.metadata.finalizers: expected list, got &{str}']],
+    ['a number for a string', () => configMap, { data: { a: 1 } }, ['.data.a: expected string, got &value.valueUnstructured{Value:1}']],
+    ['a string for a bool', () => configMap, { immutable: 'yes' }, ['.immutable: expected boolean, got &{yes}']],
+    ['a map for a quantity', () => pod, { spec: { overhead: { cpu: { a: 1 } } } }, ['.spec.overhead.cpu: expected any scalar, got &{map[a:1]}']],
+    ['two mismatches', () => configMap, { data: 1, immutable: 2 }, ['.data: expected map, got &{1}', '.immutable: expected boolean, got &{2}']],
+    ['nothing wrong (unknown fields are the apply code\'s)', () => configMap, { data: { a: 'b' }, foo: 1, metadata: { labels: null } }, []],
+  ])('reports %s', (_, fields, config, errs) => {
+    expect(fields().applyConfigurationTypeErrors(config)).toEqual(errs);
+  });
+});

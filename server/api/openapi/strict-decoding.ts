@@ -17,6 +17,7 @@
 // (a null member is the field's zero value; a null map value or list item the element's zero value).
 import type { JsonNode } from '../go-json-document.js';
 import { goJsonMarshal } from '../go-json-document.js';
+import { goFormatV } from '../../endpoints/patch/go-json.js';
 import { goQuote } from '../../options/go-strconv.js';
 import { loadModels, type Attribute } from './client-node-models.js';
 import { base64Error, quantityJsonError, rfc3339Error } from './go-value-formats.js';
@@ -115,7 +116,11 @@ interface Place {
   readonly path: string;
 }
 
-type Dialect = 'json' | 'unstructured';
+/**
+ * json: sigs.k8s.io/json; unstructured: the unstructured converter; smd: structured-merge-diff's validation of an
+ * apply configuration (typed/validate.go: every mismatch, no pruning).
+ */
+type Dialect = 'json' | 'unstructured' | 'smd';
 
 /** What the parent does with a member after the walk: keep it, drop it, or replace it by the Go zero value. */
 const DROP = Symbol('drop');
@@ -154,6 +159,42 @@ function zeroOf(shape: Shape): { zero: unknown } | undefined {
   }
 }
 
+/** Go's %#v of a decoded YAML value (numbers are float64). */
+function goSharpV(v: unknown): string {
+  if (v === null || v === undefined) return 'interface {}(nil)';
+  if (typeof v === 'string') return goQuote(v);
+  if (Array.isArray(v)) return `[]interface {}{${v.map(goSharpV).join(', ')}}`;
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return `map[string]interface {}{${Object.keys(o).sort().map((k) => `${goQuote(k)}:${goSharpV(o[k])}`).join(', ')}}`;
+  }
+  return goFormatV(v);
+}
+
+/** %T of a decoded YAML value. */
+const goTypeOfYaml = (v: unknown): string => (Array.isArray(v) ? '[]interface {}' : typeof v === 'object' ? 'map[string]interface {}' : typeof v === 'number' ? 'float64' : typeof v === 'boolean' ? 'bool' : 'string');
+
+/** structured-merge-diff's validation texts (typed/validate.go, helpers.go): the value is a *valueUnstructured. */
+function smdMismatch(v: unknown, shape: Shape): string {
+  switch (shape.kind) {
+    case 'struct':
+    case 'map':
+      return `expected map, got &{${goFormatV(v)}}`;
+    case 'list':
+      return `expected list, got &{${goFormatV(v)}}`;
+    case 'int':
+    case 'float64':
+      return `expected numeric (int or float), got ${goTypeOfYaml(v)}`;
+    case 'bool':
+      return `expected boolean, got &{${goFormatV(v)}}`;
+    case 'quantity':
+    case 'intOrString':
+      return `expected any scalar, got &{${goFormatV(v)}}`;
+    default:
+      return `expected string, got &value.valueUnstructured{Value:${goSharpV(v)}}`;
+  }
+}
+
 const int32Range = [-(2n ** 31n), 2n ** 31n - 1n] as const;
 const int64Range = [-(2n ** 63n), 2n ** 63n - 1n] as const;
 
@@ -185,8 +226,15 @@ class Walk<N> {
     return this.fatal !== undefined;
   }
 
+  /** structured-merge-diff's validation errors, ".spec.replicas: expected numeric (int or float), got string" */
+  readonly smd: string[] = [];
+
   /** A value of the wrong JSON type for the field. */
   private mismatch(n: N, k: ValueKind, shape: Shape, at: Place): void {
+    if (this.dialect === 'smd') {
+      this.smd.push(`.${at.path}: ${smdMismatch(this.doc.value(n), shape)}`);
+      return;
+    }
     if (this.dialect === 'unstructured') {
       this.fatal = this.converterMismatch(this.doc.value(n), k, shape);
       return;
@@ -219,9 +267,14 @@ class Walk<N> {
   }
 
   /** The custom decoders: run on the value's JSON text, their error ends the decode. */
-  private custom(n: N, k: ValueKind, shape: Shape): void {
+  private custom(n: N, k: ValueKind, shape: Shape, at: Place): void {
     const v = this.doc.value(n);
     if (k === 'null') return;
+    if (this.dialect === 'smd') {
+      // Time is a string in the schema, Quantity and IntOrString scalars of any type
+      if (shape.kind === 'time' ? k !== 'string' : k === 'object' || k === 'array') this.mismatch(n, k, shape, at);
+      return;
+    }
     if (shape.kind === 'quantity') {
       const err = quantityJsonError(k === 'string' ? '' : goJsonMarshal(v), k === 'string' ? (v as string) : undefined);
       if (err) this.fatal = err;
@@ -255,7 +308,7 @@ class Walk<N> {
       case 'quantity':
       case 'time':
       case 'intOrString':
-        this.custom(n, k, shape);
+        this.custom(n, k, shape, at);
         return undefined;
       case 'string':
         if (k !== 'string') this.mismatch(n, k, shape, at);
@@ -291,13 +344,17 @@ class Walk<N> {
   private bytes(n: N, k: ValueKind, shape: Shape, at: Place): Outcome {
     if (k === 'string') {
       const err = base64Error(this.doc.value(n) as string);
-      if (err) {
+      if (err && this.dialect !== 'smd') {
         if (this.dialect === 'unstructured') this.fatal = `error decoding from json: ${err}`;
         else this.saved ??= err;
       }
       return undefined;
     }
-    if (k === 'array' && this.dialect === 'json') {
+    if (k === 'array' && this.dialect !== 'unstructured') {
+      if (this.dialect === 'smd') {
+        this.mismatch(n, k, shape, at);
+        return undefined;
+      }
       const items = this.doc.items(n);
       const bytes: number[] = [];
       for (const item of items) {
@@ -353,6 +410,8 @@ class Walk<N> {
       // json tags are matched case-sensitively (sigs.k8s.io/json's CaseSensitive)
       const field = fields.get(key);
       if (!field) {
+        // structured-merge-diff's "field not declared in schema" is the apply code's
+        if (this.dialect === 'smd') continue;
         if (this.dialect === 'json') this.strict.add(`unknown field ${goQuote(path)}`);
         else this.unknown.push(`unknown field ${goQuote(path)}`);
         this.edits.push([obj, key, DROP]);
@@ -469,6 +528,18 @@ export class KindFields {
     const error = w.fatal ?? w.saved;
     if (error !== undefined) return { ok: false, error };
     return { ok: true, strict: w.strict.list, prune: () => applyEdits(w.edits) };
+  }
+
+  /**
+   * structured-merge-diff's type validation of a server-side apply configuration (decoded YAML, numbers float64):
+   * every value of the wrong type, as ".spec.replicas: expected numeric (int or float), got string", keys walked
+   * sorted (kube walks Go's map order, which is random). List items are indexed ([0], not smd's [name="c"]). Undeclared
+   * fields are left to the apply code, which reports them in the same list.
+   */
+  applyConfigurationTypeErrors(config: Record<string, unknown>): string[] {
+    const w = new Walk<unknown>(this, plainAccess, 'smd');
+    w.walk(config, { kind: 'struct', model: this.root, goType: `v1.${goStructName(this.root)}` }, { struct: '', fields: '', path: '' });
+    return w.smd;
   }
 
   /**
