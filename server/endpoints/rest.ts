@@ -104,7 +104,8 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
   if (info.virtual) {
     if (ri.verb !== 'create') throw errors.methodNotSupported(gr, ri.verb);
     ctx.dryRun = parseDryRun(q);
-    const body = await decodeObject(req);
+    // decoded into the review's Go type, as any create body
+    const body = await checkResourceFields(info, await decodeObject(req), parseFieldValidation(q['fieldValidation']), ctx.warnings, { raw: rawBody(req), mediaType: mediaType(req) });
     // Like any create, a review passes admission (webhooks skip it while ExcludeAdmissionWebhookVirtualResources is on).
     const attrs: AdmissionAttributes = {
       operation: 'CREATE',

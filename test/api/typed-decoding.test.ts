@@ -185,3 +185,10 @@ describe('objects stored with a wrong type (by an older server) stay deletable',
     expect(del.status).toBe(200);
   });
 });
+
+describe('review bodies', () => {
+  it('refuses a SubjectAccessReview of the wrong type with kube\'s decode error', async () => {
+    const r = await call('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', '{"apiVersion":"authorization.k8s.io/v1","kind":"SubjectAccessReview","spec":{"user":"u","groups":"g","resourceAttributes":{"verb":"get","resource":"pods"}}}');
+    expect(r.json).toMatchObject(badRequest('SubjectAccessReview in version "v1" cannot be handled as a SubjectAccessReview: json: cannot unmarshal string into Go struct field SubjectAccessReviewSpec.spec.groups of type []string'));
+  });
+});
