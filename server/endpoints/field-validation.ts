@@ -11,6 +11,7 @@
 // checked request for the kind); custom resources against their schema (what pruning would drop).
 import { errors } from '../api/errors.js';
 import { parseJsonOrYamlDocument, goJsonMarshal, parseGroupVersion, type JsonNode } from '../api/go-json-document.js';
+import { interpretTypeMeta } from '../api/go-strict-decoder.js';
 import { builtinModelOf } from '../api/openapi/builtin-schemas.js';
 import { duplicateFieldErrors, kindFields, type KindFields } from '../api/openapi/strict-decoding.js';
 import type { GroupVersionKind } from '../api/openapi/resolver.js';
@@ -78,6 +79,15 @@ function bodyDocument(body: RequestBody | undefined, obj: KubeObject): { node: J
 /** yaml.v2's TypeError, which YAMLToJSONStrict returns for duplicate keys: one error listing them all. */
 const yamlStrictErrors = (dups: readonly string[]): string[] => (dups.length > 0 ? [`yaml: unmarshal errors:\n  ${dups.join('\n  ')}`] : []);
 
+/** handlers' summarizeData(body, 30): the body's first 30 bytes, for an error about a body of no known kind (rest.go). */
+function summarizeData(data: Buffer): string {
+  if (data.length === 0) return '<empty>';
+  const head = data.subarray(0, 30);
+  // JSON as text, anything else (YAML) in hex
+  const shown = data[0] === 0x7b ? head.toString('utf8') : head.toString('hex');
+  return data.length > 30 ? `${shown} ...` : shown;
+}
+
 /** transformDecodeError: the kind and version the body named, and the kind it was decoded into. */
 function cannotBeHandled(t: Target, obj: KubeObject, error: string) {
   const apiVersion = typeof obj.apiVersion === 'string' && obj.apiVersion !== '' ? parseGroupVersion(obj.apiVersion) : undefined;
@@ -112,6 +122,11 @@ async function decodeBody(t: Target, obj: KubeObject, mode: FieldValidation, war
   }
   const doc = bodyDocument(body, obj);
   if (!doc || doc.node.type !== 'object') return obj;
+  // meta.Interpret reads apiVersion and kind first; transformDecodeError then has no kind to name
+  const typeMeta = interpretTypeMeta(doc.node);
+  if (!typeMeta.ok && typeMeta.error.startsWith("couldn't get version/kind")) {
+    throw errors.badRequest(`the object provided is unrecognized (must be of type ${t.kind}): ${typeMeta.error} (${summarizeData(body?.raw ?? Buffer.from(JSON.stringify(obj)))})`);
+  }
   const decoded = fields.decodeJson(doc.node);
   if (!decoded.ok) throw cannotBeHandled(t, obj, decoded.error);
   reportStrict(t, obj, mode, warnings, [...yamlStrictErrors(doc.yamlDuplicateKeys), ...decoded.strict]);

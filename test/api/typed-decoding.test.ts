@@ -192,3 +192,10 @@ describe('review bodies', () => {
     expect(r.json).toMatchObject(badRequest('SubjectAccessReview in version "v1" cannot be handled as a SubjectAccessReview: json: cannot unmarshal string into Go struct field SubjectAccessReviewSpec.spec.groups of type []string'));
   });
 });
+
+describe('apiVersion and kind of the wrong type', () => {
+  it('fails in meta.Interpret, before the kind is known, with the body summarized', async () => {
+    const r = await call('POST', cmPath, '{"apiVersion":"v1","kind":1,"metadata":{"name":"k"}}');
+    expect(r.json).toMatchObject(badRequest('the object provided is unrecognized (must be of type ConfigMap): couldn\'t get version/kind; json parse error: json: cannot unmarshal number into Go struct field .kind of type string ({"apiVersion":"v1","kind":1,"m ...)'));
+  });
+});
