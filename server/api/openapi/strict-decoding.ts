@@ -1,7 +1,7 @@
 // Decoding a built-in kind's JSON into its Go type, as kube-apiserver's decoders do, in ONE walk over the document
 // that type-checks every value, collects the strictness errors and prunes what the Go struct would not keep. The
 // kind's fields come from client-node's models (plus ./fields-missing-from-models.ts and the Go types the models
-// flatten, ./go-types.ts). Two decoders are modelled:
+// flatten, ./go-types.ts). Three decoders are modelled:
 // - sigs.k8s.io/json UnmarshalStrict (the json serializer of create and update, and of a JSON or merge patch's
 //   result). A value of the wrong type is an UnmarshalTypeError, "json: cannot unmarshal string into Go struct
 //   field ObjectMeta.metadata.finalizers of type []string" (the innermost struct's Go name, the struct fields from
@@ -13,6 +13,8 @@
 // - runtime.DefaultUnstructuredConverter.FromUnstructuredWithValidation (a strategic merge patch's result): the
 //   first mismatch fails with the converter's text ("cannot restore slice from string", "cannot convert int64 to
 //   string", "unrecognized type: int32"), then the unknown fields, sorted as kube sorts them.
+// - structured-merge-diff's validation of a server-side apply configuration (typed/validate.go): every mismatch,
+//   ".spec.replicas: expected numeric (int or float), got string"; nothing pruned.
 // What the Go struct drops, the walk drops: unknown fields (so Ignore and Warn store none, as kube does), and nulls
 // (a null member is the field's zero value; a null map value or list item the element's zero value).
 import type { JsonNode } from '../go-json-document.js';
@@ -122,9 +124,9 @@ interface Place {
  */
 type Dialect = 'json' | 'unstructured' | 'smd';
 
-/** What the parent does with a member after the walk: keep it, drop it, or replace it by the Go zero value. */
+/** What the parent does with a member after the walk: keep it, drop it, or replace it (a zero value, decoded bytes). */
 const DROP = Symbol('drop');
-type Outcome = undefined | typeof DROP | { readonly zero: unknown };
+type Outcome = undefined | typeof DROP | { readonly replace: unknown };
 
 const unstructuredKind = (k: ValueKind, v: unknown): string => {
   switch (k) {
@@ -140,20 +142,20 @@ const unstructuredKind = (k: ValueKind, v: unknown): string => {
 };
 
 /** The Go zero value a null decodes to where it cannot be absent (a map value, a list item); undefined: stays null. */
-function zeroOf(shape: Shape): { zero: unknown } | undefined {
+function zeroOf(shape: Shape): { replace: unknown } | undefined {
   switch (shape.kind) {
     case 'string':
-      return { zero: '' };
+      return { replace: '' };
     case 'bool':
-      return { zero: false };
+      return { replace: false };
     case 'int':
     case 'float64':
     case 'intOrString':
-      return { zero: 0 };
+      return { replace: 0 };
     case 'quantity':
-      return { zero: '0' };
+      return { replace: '0' };
     case 'struct':
-      return { zero: {} };
+      return { replace: {} };
     default:
       return undefined;
   }
@@ -258,7 +260,7 @@ class Walk<N> {
       case 'string':
         return from === 'int64' ? `cannot convert int64 to ${shape.goType}` : 'unrecognized type: string';
       case 'int':
-        return from === 'float64' ? `cannot convert float64 to ${shape.goType}` : `unrecognized type: int${shape.bits}`;
+        return from === 'float64' ? `cannot convert float64 to ${shape.goType}` : `unrecognized type: ${shape.goType}`;
       case 'float64':
         return 'unrecognized type: float64';
       default:
@@ -350,11 +352,8 @@ class Walk<N> {
       }
       return undefined;
     }
-    if (k === 'array' && this.dialect !== 'unstructured') {
-      if (this.dialect === 'smd') {
-        this.mismatch(n, k, shape, at);
-        return undefined;
-      }
+    // a list of bytes decodes too (both decoders); structured-merge-diff's schema says string
+    if (k === 'array' && this.dialect !== 'smd') {
       const items = this.doc.items(n);
       const bytes: number[] = [];
       for (const item of items) {
@@ -366,7 +365,7 @@ class Walk<N> {
           return undefined;
         }
       }
-      return { zero: Buffer.from(bytes).toString('base64') };
+      return { replace: Buffer.from(bytes).toString('base64') };
     }
     this.mismatch(n, k, shape, at);
     return undefined;
@@ -379,7 +378,7 @@ class Walk<N> {
       const item = items[i]!;
       const place = { struct: at.struct, fields: at.fields, path: `${at.path}[${i}]` };
       const out = this.doc.kind(item) === 'null' ? zeroOf(shape.elem) : this.walk(item, shape.elem, place);
-      if (out !== undefined && out !== DROP) this.edits.push([arr, i, out.zero]);
+      if (out !== undefined && out !== DROP) this.edits.push([arr, i, out.replace]);
     }
   }
 
@@ -395,7 +394,7 @@ class Walk<N> {
       }
       const out = this.doc.kind(child) === 'null' ? zeroOf(shape.elem) : this.walk(child, shape.elem, { struct: at.struct, fields: at.fields, path });
       // the last member of a key is the one the map keeps
-      if (out !== undefined && out !== DROP && obj[key] === this.doc.value(child)) this.edits.push([obj, key, out.zero]);
+      if (out !== undefined && out !== DROP && obj[key] === this.doc.value(child)) this.edits.push([obj, key, out.replace]);
     }
   }
 
@@ -425,7 +424,7 @@ class Walk<N> {
       if (obj[key] !== this.doc.value(child)) continue;
       // a null member leaves the field at its zero value: absent once encoded (or empty, for the few without omitempty)
       if (this.doc.kind(child) === 'null' || out === DROP) this.edits.push([obj, key, DROP]);
-      else if (out !== undefined) this.edits.push([obj, key, out.zero]);
+      else if (out !== undefined) this.edits.push([obj, key, out.replace]);
     }
   }
 }
