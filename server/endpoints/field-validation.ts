@@ -225,11 +225,18 @@ export async function checkApplyConfigurationTypes(info: ResourceInfo, config: R
   if (config['apiVersion'] !== apiVersion || config['kind'] !== t.kind) return;
   const fields = await fieldsOf(t);
   if (!fields) return;
-  const errs = fields.applyConfigurationTypeErrors(config);
-  if (errs.length === 0) return;
   const meta = config['metadata'] !== null && typeof config['metadata'] === 'object' && !Array.isArray(config['metadata']) ? (config['metadata'] as Record<string, unknown>) : {};
   const ns = typeof meta['namespace'] === 'string' ? meta['namespace'] : namespace;
   const n = typeof meta['name'] === 'string' ? meta['name'] : name;
-  const list = errs.length === 1 ? errs[0]! : ['errors:', ...errs.map((e) => `  ${e}`)].join('\n');
-  throw errors.withCode(500, '', `failed to create typed patch object (${ns}/${n}; ${t.group}/${t.version}, Kind=${t.kind}): ${list}`);
+  const gvk = `${t.group}/${t.version}, Kind=${t.kind}`;
+  const errs = fields.applyConfigurationTypeErrors(config);
+  if (errs.length > 0) {
+    const list = errs.length === 1 ? errs[0]! : ['errors:', ...errs.map((e) => `  ${e}`)].join('\n');
+    throw errors.withCode(500, '', `failed to create typed patch object (${ns}/${n}; ${gvk}): ${list}`);
+  }
+  // what the schema's scalars accept and the Go type does not (1.5 for an int32, a bad quantity or time) fails the
+  // conversion of the merged object back to the typed object (Scheme.unstructuredToTyped); the configuration holds
+  // every value that can be wrong there, the live object was typed when stored
+  const converted = fields.fromUnstructured(config);
+  if (!converted.ok) throw errors.withCode(500, '', `failed to convert new object (${ns}/${n}; ${gvk}) to proper version: unable to convert unstructured object to ${gvk}: ${converted.error}`);
 }

@@ -134,6 +134,15 @@ describe('server-side apply configurations of the wrong type', () => {
     expect((await call('GET', `${cmPath}/applied`)).status).toBe(404);
   });
 
+  it('fails a value the schema accepts and the Go type does not when converting the merged object back', async () => {
+    const r = await call('PATCH', `${deployPath}/applied-float?fieldManager=m`, 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: applied-float\nspec:\n  replicas: 1.5\n', 'application/apply-patch+yaml');
+    expect(r.json).toMatchObject({
+      code: 500,
+      message: 'failed to convert new object (default/applied-float; apps/v1, Kind=Deployment) to proper version: unable to convert unstructured object to apps/v1, Kind=Deployment: cannot convert float64 to int32',
+    });
+    expect((await call('GET', `${deployPath}/applied-float`)).status).toBe(404);
+  });
+
   it('fails a Deployment\'s replicas of the wrong type', async () => {
     const r = await call('PATCH', `${deployPath}/applied?fieldManager=m`, 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: applied\nspec:\n  replicas: "x"\n', 'application/apply-patch+yaml');
     expect(r.json).toMatchObject({ code: 500, message: 'failed to create typed patch object (default/applied; apps/v1, Kind=Deployment): .spec.replicas: expected numeric (int or float), got string' });

@@ -320,7 +320,8 @@ class Walk<N> {
         return undefined;
       case 'int':
         if (k !== 'number') this.mismatch(n, k, shape, at);
-        else if (this.dialect === 'json' ? !fitsInt(this.doc.numberText(n), shape.bits) : !Number.isInteger(this.doc.value(n))) this.mismatch(n, k, shape, at);
+        // structured-merge-diff's schema only says numeric; the converters want an integer
+        else if (this.dialect === 'json' ? !fitsInt(this.doc.numberText(n), shape.bits) : this.dialect === 'unstructured' && !Number.isInteger(this.doc.value(n))) this.mismatch(n, k, shape, at);
         return undefined;
       case 'float64':
         if (k !== 'number' || !Number.isFinite(this.doc.value(n))) this.mismatch(n, k, shape, at);
