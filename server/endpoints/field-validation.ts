@@ -7,8 +7,11 @@
 // - patch (patch.go): the patch's own strict errors (duplicates; a JSON patch's operations, prefixed "json patch")
 //   come first, then the patched object's unknown fields; Strict answers 422 Invalid on the field `patch`, whose
 //   value is the patched JSON (JSON and merge patch) or the patch map as %+v prints it (strategic merge patch).
-// Built-in kinds are checked against their Go types (server/api/openapi: client-node's models, loaded on the first
-// checked request for the kind); custom resources against their schema (what pruning would drop).
+// Built-in kinds are decoded into their Go types (server/api/openapi/strict-decoding.ts: client-node's models, loaded
+// on the first request for the kind) whatever the directive: a value of the wrong type fails the request with kube's
+// decode error (create/update: 400 from transformDecodeError; patches: 422 on the field `patch`; server-side apply:
+// structured-merge-diff's 500), and unknown fields are dropped before anything is stored. Custom resources are
+// checked against their schema (what pruning would drop).
 import { errors } from '../api/errors.js';
 import { parseJsonOrYamlDocument, goJsonMarshal, parseGroupVersion, type JsonNode } from '../api/go-json-document.js';
 import { interpretTypeMeta } from '../api/go-strict-decoder.js';
