@@ -45,6 +45,12 @@ const named: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   V1PodStatus: { phase: 'v1.PodPhase', qosClass: 'v1.PodQOSClass' },
   V1DeploymentStrategy: { type: 'v1.DeploymentStrategyType' },
   V1Capabilities: { add: '[]v1.Capability', drop: '[]v1.Capability' },
+  V1ObjectMeta: { uid: 'types.UID' },
+  V1OwnerReference: { uid: 'types.UID' },
+  V1ManagedFieldsEntry: { operation: 'v1.ManagedFieldsOperationType' },
+  V1PodCondition: { type: 'v1.PodConditionType', status: 'v1.ConditionStatus' },
+  V1NamespaceCondition: { type: 'v1.NamespaceConditionType', status: 'v1.ConditionStatus' },
+  V1DeploymentCondition: { type: 'v1.DeploymentConditionType', status: 'v1.ConditionStatus' },
 };
 
 export function namedGoType(model: string, field: string): string | undefined {

@@ -41,6 +41,7 @@ describe('UnmarshalStrict of a built-in kind', () => {
     ['a bool for a string in a list of structs', () => pod, '{"spec":{"containers":[{"name":true}]}}', 'json: cannot unmarshal bool into Go struct field Container.spec.containers.name of type string'],
     ['an object for a bool', () => configMap, '{"immutable":{}}', 'json: cannot unmarshal object into Go struct field ConfigMap.immutable of type bool'],
     ['a named string type', () => pod, '{"spec":{"restartPolicy":1}}', 'json: cannot unmarshal number into Go struct field PodSpec.spec.restartPolicy of type v1.RestartPolicy'],
+    ['a types.UID', () => configMap, '{"metadata":{"uid":1}}', 'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.uid of type types.UID'],
     ['a named list type', () => namespace, '{"spec":{"finalizers":"kubernetes"}}', 'json: cannot unmarshal string into Go struct field NamespaceSpec.spec.finalizers of type []v1.FinalizerName'],
     ['bad base64 in Secret data', () => secret, '{"data":{"a":"abc!"}}', 'illegal base64 data at input byte 3'],
     ['a number in Secret data', () => secret, '{"data":{"a":1}}', 'json: cannot unmarshal number into Go struct field Secret.data of type []uint8'],
