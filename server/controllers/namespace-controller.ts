@@ -2,7 +2,7 @@
 // Terminating → every namespaced object deleted (objects with finalizers wait for them) → spec.finalizers
 // "kubernetes" removed → the namespace disappears.
 import type { KubeObject, UserInfo } from '../api/types.js';
-import { metaOf } from '../registry/object-fields.js';
+import { finalizersOf, metaOf } from '../registry/object-fields.js';
 import { newRequestContext } from '../registry/request-context.js';
 import type { ResourceIndex } from '../registry/resource-index.js';
 import type { ResourceInfo } from '../registry/resource.js';
@@ -79,8 +79,11 @@ export class NamespaceController {
       const ctx = newRequestContext(controllerUser, '');
       await this.namespaces.update(ctx, namespace, '', (cur) => {
         const spec = { ...((cur['spec'] as Record<string, unknown>) ?? {}) };
-        spec['finalizers'] = ((spec['finalizers'] as string[] | undefined) ?? []).filter((f) => f !== 'kubernetes');
-        if ((spec['finalizers'] as string[]).length === 0) delete spec['finalizers'];
+        // a list of strings whatever was stored (an older server stored bodies without decoding them)
+        const stored: unknown = spec['finalizers'];
+        const left = Array.isArray(stored) ? stored.filter((f): f is string => typeof f === 'string' && f !== 'kubernetes') : [];
+        if (left.length > 0) spec['finalizers'] = left;
+        else delete spec['finalizers'];
         return { ...cur, spec };
       }, { kind: 'UpdateOptions', apiVersion: 'meta.k8s.io/v1' });
       this.deps.log('namespace finalized', { namespace });
@@ -102,7 +105,9 @@ export class NamespaceController {
       const list = await store.list(ctx, {});
       for (const item of list.items) {
         remaining++;
-        if (metaOf(item).deletionTimestamp) continue;
+        // marked for deletion, waiting on its finalizers; one marked while its finalizers were of another type
+        // (stored by an older server) holds none, and is deleted now
+        if (metaOf(item).deletionTimestamp && finalizersOf(metaOf(item)).length > 0) continue;
         try {
           await store.delete(ctx, metaOf(item).name ?? '', {}, { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1' });
         } catch (err) {

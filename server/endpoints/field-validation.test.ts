@@ -209,13 +209,14 @@ describe('strict decoding of patches', () => {
     expect(r.message).toBe(' "" is invalid: patch: Invalid value: "map[spec:map[template:map[spec:map[containers:[map[imagee:x name:web]]]]]]": strict decoding error: unknown field "spec.template.spec.containers[0].imagee"');
   });
 
-  it('reports a strategic merge patch\'s nested unknown fields before its outer ones', async () => {
+  // FromUnstructuredWithValidation sorts its unknown-field errors by their text (runtime/converter.go)
+  it('reports a strategic merge patch\'s unknown fields sorted by their text', async () => {
     const patched = structuredClone(current) as Record<string, unknown>;
     patched['zzz'] = 1;
     (patched['spec'] as Record<string, unknown>)['aaa'] = 1;
     ((patched['spec'] as { template: { spec: Record<string, unknown> } }).template.spec)['bbb'] = 1;
     const r = await patch(StrategicMergePatchType, '{}', patched as KubeObject, 'Warn');
-    expect(r.warnings).toEqual(['unknown field "spec.template.spec.bbb"', 'unknown field "spec.aaa"', 'unknown field "zzz"']);
+    expect(r.warnings).toEqual(['unknown field "spec.aaa"', 'unknown field "spec.template.spec.bbb"', 'unknown field "zzz"']);
   });
 
   it('checks nothing under Ignore', async () => {

@@ -7,10 +7,14 @@
 // - patch (patch.go): the patch's own strict errors (duplicates; a JSON patch's operations, prefixed "json patch")
 //   come first, then the patched object's unknown fields; Strict answers 422 Invalid on the field `patch`, whose
 //   value is the patched JSON (JSON and merge patch) or the patch map as %+v prints it (strategic merge patch).
-// Built-in kinds are checked against their Go types (server/api/openapi: client-node's models, loaded on the first
-// checked request for the kind); custom resources against their schema (what pruning would drop).
+// Built-in kinds are decoded into their Go types (server/api/openapi/strict-decoding.ts: client-node's models, loaded
+// on the first request for the kind) whatever the directive: a value of the wrong type fails the request with kube's
+// decode error (create/update: 400 from transformDecodeError; patches: 422 on the field `patch`; server-side apply:
+// structured-merge-diff's 500), and unknown fields are dropped before anything is stored. Custom resources are
+// checked against their schema (what pruning would drop).
 import { errors } from '../api/errors.js';
 import { parseJsonOrYamlDocument, goJsonMarshal, parseGroupVersion, type JsonNode } from '../api/go-json-document.js';
+import { interpretTypeMeta } from '../api/go-strict-decoder.js';
 import { builtinModelOf } from '../api/openapi/builtin-schemas.js';
 import { duplicateFieldErrors, kindFields, type KindFields } from '../api/openapi/strict-decoding.js';
 import type { GroupVersionKind } from '../api/openapi/resolver.js';
@@ -78,41 +82,69 @@ function bodyDocument(body: RequestBody | undefined, obj: KubeObject): { node: J
 /** yaml.v2's TypeError, which YAMLToJSONStrict returns for duplicate keys: one error listing them all. */
 const yamlStrictErrors = (dups: readonly string[]): string[] => (dups.length > 0 ? [`yaml: unmarshal errors:\n  ${dups.join('\n  ')}`] : []);
 
-async function bodyStrictErrors(t: Target, obj: KubeObject, body: RequestBody | undefined): Promise<string[]> {
-  const doc = bodyDocument(body, obj);
-  if (!doc) return [];
-  const yaml = yamlStrictErrors(doc.yamlDuplicateKeys);
-  const fields = await fieldsOf(t);
-  if (fields) return [...yaml, ...fields.decodeErrors(doc.node)];
-  // custom resources decode into a map first (duplicates at any depth), then their schema finds unknown fields
-  const duplicates = t.ownUnknownFields ? duplicateFieldErrors(doc.node) : [];
-  return [...yaml, ...duplicates, ...unknownFieldsWithoutModel(t, obj)];
+/** handlers' summarizeData(body, 30): the body's first 30 bytes, for an error about a body of no known kind (rest.go). */
+function summarizeData(data: Buffer): string {
+  if (data.length === 0) return '<empty>';
+  const head = data.subarray(0, 30);
+  // JSON as text, anything else (YAML) in hex
+  const shown = data[0] === 0x7b ? head.toString('utf8') : head.toString('hex');
+  return data.length > 30 ? `${shown} ...` : shown;
 }
 
 /** transformDecodeError: the kind and version the body named, and the kind it was decoded into. */
-function cannotBeHandled(t: Target, obj: KubeObject, strict: readonly string[]) {
+function cannotBeHandled(t: Target, obj: KubeObject, error: string) {
   const apiVersion = typeof obj.apiVersion === 'string' && obj.apiVersion !== '' ? parseGroupVersion(obj.apiVersion) : undefined;
   const version = apiVersion?.ok ? apiVersion.version : t.version;
   const kind = typeof obj.kind === 'string' && obj.kind !== '' ? obj.kind : t.kind;
-  return errors.badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a ${t.kind}: strict decoding error: ${strict.join(', ')}`);
+  return errors.badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a ${t.kind}: ${error}`);
 }
 
-async function checkBody(t: Target, obj: KubeObject, mode: FieldValidation, warnings: string[], body: RequestBody | undefined): Promise<void> {
-  if (mode === 'Ignore') return;
-  const strict = await bodyStrictErrors(t, obj, body);
-  if (strict.length === 0) return;
-  if (mode === 'Strict') throw cannotBeHandled(t, obj, strict);
+function reportStrict(t: Target, obj: KubeObject, mode: FieldValidation, warnings: string[], strict: readonly string[]): void {
+  if (mode === 'Ignore' || strict.length === 0) return;
+  if (mode === 'Strict') throw cannotBeHandled(t, obj, `strict decoding error: ${strict.join(', ')}`);
   warnings.push(...strict);
 }
 
-/** Field validation of a create or update body of the resource. */
-export function checkResourceFields(info: ResourceInfo, obj: KubeObject, mode: FieldValidation, warnings: string[], body?: RequestBody): Promise<void> {
-  return checkBody(targetOf(info), obj, mode, warnings, body);
+/**
+ * The create or update body decoded into its Go type (create.go/update.go: the json serializer, whatever the
+ * fieldValidation): a value of the wrong type is a 400 whatever the directive, unknown fields are dropped, and the
+ * strictness errors are reported as the directive says. Returns the object to go on with.
+ */
+async function decodeBody(t: Target, obj: KubeObject, mode: FieldValidation, warnings: string[], body: RequestBody | undefined): Promise<KubeObject> {
+  const fields = await fieldsOf(t);
+  // protobuf bodies are typed by construction and decoded without strictness
+  if (body?.mediaType === 'application/vnd.kubernetes.protobuf') return obj;
+  if (!fields) {
+    if (mode === 'Ignore') return obj;
+    const doc = bodyDocument(body, obj);
+    if (!doc) return obj;
+    // custom resources decode into a map first (duplicates at any depth), then their schema finds unknown fields
+    const duplicates = t.ownUnknownFields ? duplicateFieldErrors(doc.node) : [];
+    reportStrict(t, obj, mode, warnings, [...yamlStrictErrors(doc.yamlDuplicateKeys), ...duplicates, ...unknownFieldsWithoutModel(t, obj)]);
+    return obj;
+  }
+  const doc = bodyDocument(body, obj);
+  if (!doc || doc.node.type !== 'object') return obj;
+  // meta.Interpret reads apiVersion and kind first; transformDecodeError then has no kind to name
+  const typeMeta = interpretTypeMeta(doc.node);
+  if (!typeMeta.ok && typeMeta.error.startsWith("couldn't get version/kind")) {
+    throw errors.badRequest(`the object provided is unrecognized (must be of type ${t.kind}): ${typeMeta.error} (${summarizeData(body?.raw ?? Buffer.from(JSON.stringify(obj)))})`);
+  }
+  const decoded = fields.decodeJson(doc.node);
+  if (!decoded.ok) throw cannotBeHandled(t, obj, decoded.error);
+  reportStrict(t, obj, mode, warnings, [...yamlStrictErrors(doc.yamlDuplicateKeys), ...decoded.strict]);
+  decoded.prune();
+  return doc.node.value as KubeObject;
 }
 
-/** Field validation of an update body of a /scale subresource (an autoscaling/v1 Scale). */
-export function checkScaleFields(obj: KubeObject, mode: FieldValidation, warnings: string[], body?: RequestBody): Promise<void> {
-  return checkBody(scale, obj, mode, warnings, body);
+/** A create or update body of the resource, decoded into its kind: the object to store. */
+export function checkResourceFields(info: ResourceInfo, obj: KubeObject, mode: FieldValidation, warnings: string[], body?: RequestBody): Promise<KubeObject> {
+  return decodeBody(targetOf(info), obj, mode, warnings, body);
+}
+
+/** An update body of a /scale subresource, decoded into an autoscaling/v1 Scale. */
+export function checkScaleFields(obj: KubeObject, mode: FieldValidation, warnings: string[], body?: RequestBody): Promise<KubeObject> {
+  return decodeBody(scale, obj, mode, warnings, body);
 }
 
 // ---- patches ----------------------------------------------------------------------------------------------
@@ -142,36 +174,72 @@ function jsonPatchStrictErrors(doc: JsonNode): string[] {
   return out;
 }
 
-export type PatchedFieldCheck = (patched: KubeObject, warnings: string[]) => void;
+/** Checks a patched object (and drops what its Go type does not keep); returns the object to go on with. */
+export type PatchedFieldCheck = (patched: KubeObject, warnings: string[]) => KubeObject;
+
+const patchInvalid = (badValue: string, detail: string) => errors.invalid({ group: '', kind: '' }, '', [{ type: 'Invalid', field: 'patch', badValue, detail }]);
 
 /**
- * Prepares field validation of a patch request (loading the kind's fields), and returns the check of each patched
- * object (the patcher may run more than once on conflicts). `scaleSubresource` patches an autoscaling/v1 Scale.
+ * Prepares the decoding of a patch request's result into its Go type (loading the kind's fields), and returns the
+ * check of each patched object (the patcher may run more than once on conflicts). `scaleSubresource` patches an
+ * autoscaling/v1 Scale. As patch.go: a decode error (a value of the wrong type) is a 422 on the field `patch`
+ * whatever the directive; strictness errors are reported as the directive says.
  */
 export async function patchedFieldCheck(info: ResourceInfo, scaleSubresource: boolean, mode: FieldValidation, patchType: string, patch: Buffer): Promise<PatchedFieldCheck> {
-  if (mode === 'Ignore') return () => undefined;
   const t = scaleSubresource ? scale : targetOf(info);
   const fields = await fieldsOf(t);
-  const doc = patchDocument(patch);
+  if (mode === 'Ignore' && !fields) return (patched) => patched;
+  const doc = mode === 'Ignore' ? undefined : patchDocument(patch);
   const smp = patchType === StrategicMergePatchType;
   const patchErrors = !doc ? [] : patchType === JSONPatchType ? jsonPatchStrictErrors(doc) : duplicateFieldErrors(doc);
+  const smpBadValue = (): string => goFormatV((doc ?? patchDocument(patch))?.value ?? {});
   return (patched, warnings) => {
     const record = patched as Record<string, unknown>;
     let resultErrors: string[];
+    let prune: (() => void) | undefined;
     if (!fields) resultErrors = unknownFieldsWithoutModel(t, patched);
-    else if (smp) resultErrors = fields.unstructuredErrors(record);
     else {
-      // the JSON patch library re-marshals the patched document: Go maps, so keys come out sorted
-      const node = parseJsonOrYamlDocument(goJsonMarshal(patched));
-      resultErrors = node.ok ? fields.decodeErrors(node.node) : [];
+      // JSON and merge patches: the patch library re-marshals the document (Go maps: keys sorted) and the json
+      // serializer decodes it; strategic merge patches convert the patched map with the unstructured converter
+      const decoded = smp ? fields.fromUnstructured(record) : fields.decodePlain(record);
+      if (!decoded.ok) throw patchInvalid(smp ? smpBadValue() : goJsonMarshal(patched), decoded.error);
+      resultErrors = decoded.strict;
+      prune = decoded.prune;
     }
     const strict = [...patchErrors, ...resultErrors];
-    if (strict.length === 0) return;
-    if (mode === 'Warn') {
-      warnings.push(...strict);
-      return;
-    }
-    const badValue = smp ? goFormatV(doc?.value ?? {}) : goJsonMarshal(patched);
-    throw errors.invalid({ group: '', kind: '' }, '', [{ type: 'Invalid', field: 'patch', badValue, detail: `strict decoding error: ${strict.join(', ')}` }]);
+    if (strict.length > 0 && mode === 'Strict') throw patchInvalid(smp ? smpBadValue() : goJsonMarshal(patched), `strict decoding error: ${strict.join(', ')}`);
+    if (mode === 'Warn') warnings.push(...strict);
+    prune?.();
+    return patched;
   };
+}
+
+// ---- server-side apply ------------------------------------------------------------------------------------
+
+/**
+ * Server-side apply of a built-in kind: structured-merge-diff converts the configuration to a typed value first
+ * (structuredmerge.go), and a value of the wrong type fails the request as a plain error, a 500 with
+ * "failed to create typed patch object (ns/name; gvk): .spec.replicas: expected numeric (int or float), got string"
+ * (several errors as "errors:\n  …"). Configurations naming another kind are left to the apply's own checks.
+ */
+export async function checkApplyConfigurationTypes(info: ResourceInfo, config: Record<string, unknown>, namespace: string, name: string): Promise<void> {
+  const t = targetOf(info);
+  const apiVersion = t.group === '' ? t.version : `${t.group}/${t.version}`;
+  if (config['apiVersion'] !== apiVersion || config['kind'] !== t.kind) return;
+  const fields = await fieldsOf(t);
+  if (!fields) return;
+  const meta = config['metadata'] !== null && typeof config['metadata'] === 'object' && !Array.isArray(config['metadata']) ? (config['metadata'] as Record<string, unknown>) : {};
+  const ns = typeof meta['namespace'] === 'string' ? meta['namespace'] : namespace;
+  const n = typeof meta['name'] === 'string' ? meta['name'] : name;
+  const gvk = `${t.group}/${t.version}, Kind=${t.kind}`;
+  const errs = fields.applyConfigurationTypeErrors(config);
+  if (errs.length > 0) {
+    const list = errs.length === 1 ? errs[0]! : ['errors:', ...errs.map((e) => `  ${e}`)].join('\n');
+    throw errors.withCode(500, '', `failed to create typed patch object (${ns}/${n}; ${gvk}): ${list}`);
+  }
+  // what the schema's scalars accept and the Go type does not (1.5 for an int32, a bad quantity or time) fails the
+  // conversion of the merged object back to the typed object (Scheme.unstructuredToTyped); the configuration holds
+  // every value that can be wrong there, the live object was typed when stored
+  const converted = fields.fromUnstructured(config);
+  if (!converted.ok) throw errors.withCode(500, '', `failed to convert new object (${ns}/${n}; ${gvk}) to proper version: unable to convert unstructured object to ${gvk}: ${converted.error}`);
 }

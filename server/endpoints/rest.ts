@@ -12,7 +12,7 @@ import { newRequestContext, type RequestContext } from '../registry/request-cont
 import type { ResourceInfo, Verb } from '../registry/resource.js';
 import type { DeleteOptions, ResourceStore, SubresourceView } from '../registry/store.js';
 import type { ApiContext } from './api-context.js';
-import { checkResourceFields, checkScaleFields, parseFieldValidation, patchedFieldCheck } from './field-validation.js';
+import { checkApplyConfigurationTypes, checkResourceFields, checkScaleFields, parseFieldValidation, patchedFieldCheck } from './field-validation.js';
 import { buildListPredicate } from './list-predicate.js';
 import { ApplyYAMLPatchType, decodeApplyConfiguration, managerOrUserAgent, serverSideApply, updateTracker, validateApplyPatchOptions, validateNonApplyPatchOptions } from './apply/index.js';
 import { applyPatch } from './patch/index.js';
@@ -103,7 +103,8 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
   if (verb === 'watch' && !allowsVerb(info, 'watch')) throw errors.methodNotSupported(gr, 'watch');
   if (info.virtual) {
     ctx.dryRun = parseDryRun(q);
-    const body = await decodeObject(req);
+    // decoded into the review's Go type, as any create body
+    const body = await checkResourceFields(info, await decodeObject(req), parseFieldValidation(q['fieldValidation']), ctx.warnings, { raw: rawBody(req), mediaType: mediaType(req) });
     // Like any create, a review passes admission (webhooks skip it while ExcludeAdmissionWebhookVirtualResources is on).
     const attrs: AdmissionAttributes = {
       operation: 'CREATE',
@@ -142,8 +143,8 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
       return serveWatch(api, req, res, info, store, ctx, q, ri);
     case 'create': {
       ctx.dryRun = parseDryRun(q);
-      const body = await decodeObject(req);
-      await checkResourceFields(info, body, parseFieldValidation(q['fieldValidation']), ctx.warnings, { raw: rawBody(req), mediaType: mediaType(req) });
+      // decoded into the kind's Go type: wrong types fail, unknown fields are dropped
+      const body = await checkResourceFields(info, await decodeObject(req), parseFieldValidation(q['fieldValidation']), ctx.warnings, { raw: rawBody(req), mediaType: mediaType(req) });
       // the body was decoded for this request alone: the store may work on it without a copy
       const created = await store.create(ctx, body, optionsObject('CreateOptions', q, ctx.dryRun), { bodyIsOwned: true, trackManagedFields: updateTracker(info, fieldManagerOf(req, q), '') });
       addWarnings(res, ctx.warnings);
@@ -152,10 +153,10 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
     }
     case 'update': {
       ctx.dryRun = parseDryRun(q);
-      const body = await decodeObject(req);
       const sent = { raw: rawBody(req), mediaType: mediaType(req) };
-      if (sub === 'scale') await checkScaleFields(body, parseFieldValidation(q['fieldValidation']), ctx.warnings, sent);
-      else await checkResourceFields(info, body, parseFieldValidation(q['fieldValidation']), ctx.warnings, sent);
+      const decoded = await decodeObject(req);
+      const body =
+        sub === 'scale' ? await checkScaleFields(decoded, parseFieldValidation(q['fieldValidation']), ctx.warnings, sent) : await checkResourceFields(info, decoded, parseFieldValidation(q['fieldValidation']), ctx.warnings, sent);
       const opts = optionsObject('UpdateOptions', q, ctx.dryRun);
       const updated = await updateSub(store, ctx, ri.name, sub, info, opts, fieldManagerOf(req, q), (current) => {
         if (sub === 'scale') return applyScale(current, scaleBody(body), info.subresources.scale!);
@@ -188,12 +189,9 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
         if (sub === 'scale') {
           const scale = toScale(current, info.subresources.scale!);
           const patchedScale = applyPatch(type, scale, patch, { group: 'autoscaling', version: 'v1', kind: 'Scale' }, { fieldValidation });
-          checkPatchedFields(patchedScale, ctx.warnings);
-          return applyScale(current, patchedScale, info.subresources.scale!);
+          return applyScale(current, checkPatchedFields(patchedScale, ctx.warnings), info.subresources.scale!);
         }
-        const patched = applyPatch(type, current, patch, { group: info.group, version: info.version, kind: info.kind }, { fieldValidation });
-        checkPatchedFields(patched, ctx.warnings);
-        return patched;
+        return checkPatchedFields(applyPatch(type, current, patch, { group: info.group, version: info.version, kind: info.kind }, { fieldValidation }), ctx.warnings);
       });
       addWarnings(res, ctx.warnings);
       if (sub === 'scale') writeJSON(res, 200, toScale(updated, info.subresources.scale!));
@@ -303,6 +301,8 @@ async function serveApply(
   const config = await decodeApplyConfiguration(patch);
   // Custom resources: fields their schema does not declare are found as for any write (400 with Strict).
   if (info.codec) await checkResourceFields(info, config as KubeObject, fieldValidation, ctx.warnings, { raw: patch, mediaType: 'application/yaml' });
+  // Built-in kinds: values of the wrong type fail the conversion to a typed value, whatever the fieldValidation.
+  else await checkApplyConfigurationTypes(info, config, ctx.namespace, name);
   const { object, created } = await serverSideApply({
     info,
     store,

@@ -1,9 +1,25 @@
 // Small, typed accessors for the parts of objects the generic store manages.
-import type { KubeObject, ObjectMeta } from '../api/types.js';
+import type { KubeObject, ObjectMeta, OwnerReference } from '../api/types.js';
 
 export function metaOf(obj: KubeObject): ObjectMeta {
   if (!obj.metadata || typeof obj.metadata !== 'object') obj.metadata = {};
   return obj.metadata;
+}
+
+/**
+ * metadata.finalizers as a list of strings, whatever is stored: an object written with another type (by an older
+ * version of this server, before bodies were decoded into their Go types) would fail kube's decoding; here it must
+ * still be deletable, so what is not a list of strings holds no finalizer.
+ */
+export function finalizersOf(meta: ObjectMeta | undefined): string[] {
+  const f: unknown = meta?.finalizers;
+  return Array.isArray(f) ? f.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/** metadata.ownerReferences as a list of objects, whatever is stored (see finalizersOf). */
+export function ownerReferencesOf(meta: ObjectMeta | undefined): OwnerReference[] {
+  const refs: unknown = meta?.ownerReferences;
+  return Array.isArray(refs) ? refs.filter((r): r is OwnerReference => r !== null && typeof r === 'object' && !Array.isArray(r)) : [];
 }
 
 export function deepCopy<T>(v: T): T {

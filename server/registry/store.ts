@@ -10,7 +10,7 @@ import type { Preconditions, Storage, StorageWatch, WatchHandlers } from '../sto
 import { StorageError } from '../storage/interface.js';
 import { checkPreconditions } from '../storage/stored-object.js';
 import { collectionKey, objectKey } from '../storage/keys.js';
-import { deepCopy, generateName, jsonEqual, metaOf, specPart } from './object-fields.js';
+import { deepCopy, finalizersOf, generateName, jsonEqual, metaOf, specPart } from './object-fields.js';
 import type { RequestContext } from './request-context.js';
 import type { ResourceInfo } from './resource.js';
 import { validateObjectMetaCreate, validateObjectMetaUpdate } from './validation/object-meta.js';
@@ -480,15 +480,15 @@ export class ResourceStore {
   }
 
   hasPendingFinalizers(obj: KubeObject): boolean {
-    return (metaOf(obj).finalizers ?? []).length > 0 || (this.info.strategy.pendingFinalization?.(obj) ?? false);
+    return finalizersOf(metaOf(obj)).length > 0 || (this.info.strategy.pendingFinalization?.(obj) ?? false);
   }
 
   /** kube: no new finalizers may be added while an object is being deleted. */
   private finalizerRules(next: KubeObject, old: KubeObject): FieldError[] {
     const oldMeta = metaOf(old);
     if (!oldMeta.deletionTimestamp) return [];
-    const before = new Set(oldMeta.finalizers ?? []);
-    const added = (metaOf(next).finalizers ?? []).filter((f) => !before.has(f));
+    const before = new Set(finalizersOf(oldMeta));
+    const added = finalizersOf(metaOf(next)).filter((f) => !before.has(f));
     return added.length ? [fieldErrors.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`)] : [];
   }
 

@@ -109,7 +109,7 @@ containers:
   resources: { requests: { cpu: 100m, memory: 64Mi }, limits: { memory: 128Mi } }
   resizePolicy: [{ resourceName: cpu, restartPolicy: NotRequired }]
   volumeMounts: [{ name: config, mountPath: /etc/config, readOnly: true }, { name: scratch, mountPath: /tmp, subPath: x }]
-  livenessProbe: { httpGet: { path: /healthz, port: http, scheme: HTTP, httpHeaders: [{ name: X, value: y }] }, initialDelaySeconds: 5, failureThreshold: 3 }
+  livenessProbe: { httpGet: { path: /healthz, port: http, scheme: HTTP, httpHeaders: [{ name: X, value: "y" }] }, initialDelaySeconds: 5, failureThreshold: 3 }
   readinessProbe: { tcpSocket: { port: 8080 }, periodSeconds: 5, successThreshold: 1, timeoutSeconds: 2 }
   startupProbe: { grpc: { port: 9090, service: health }, failureThreshold: 30 }
   lifecycle: { postStart: { exec: { command: ["true"] } }, preStop: { sleep: { seconds: 5 } } }

@@ -34,6 +34,7 @@ import {
   type WebhookPluginOptions,
 } from './dispatch.js';
 import { applyJsonPatch, decodeJsonPatch, type JsonPatchOperations } from './patch.js';
+import { decodeIntoKind, loadTypedKind } from '../../api/openapi/typed-object.js';
 
 export const mutatingWebhookPluginName = 'MutatingAdmissionWebhook';
 
@@ -221,6 +222,10 @@ export class MutatingAdmissionWebhook implements AdmissionPlugin {
       const applied = applyJsonPatch(before, decoded.operations);
       if (!applied.ok) return { outcome: internal(applied.error), changed };
       const after = applied.document as KubeObject;
+      // the patched JSON is decoded into the kind's Go type (non-strict): a wrong type is an internal error, fields
+      // the type does not have vanish
+      const typed = decodeIntoKind(await loadTypedKind(invocation.kind), after);
+      if (!typed.ok) return { outcome: internal(typed.error), changed };
       changed = !semanticallyEqual(before, after);
       addAuditAnnotation(
         attrs,

@@ -5,6 +5,7 @@ import { FieldPath, fieldErrors, type FieldError } from '../../api/field.js';
 import { parseApiVersion, type ManagedFieldsEntry, type ObjectMeta, type OwnerReference } from '../../api/types.js';
 import type { NameRule } from '../resource.js';
 import { isQualifiedName, isValidLabelValue, nameValidatorFor, validateNamespaceName, type ValidateNameFunc } from './name.js';
+import { finalizersOf } from '../object-fields.js';
 
 /** api/validation.FieldImmutableErrorMsg */
 export const fieldImmutableErrorMsg = 'field is immutable';
@@ -87,7 +88,8 @@ function validateOwnerReference(ref: OwnerReference, path: FieldPath): FieldErro
 export function validateOwnerReferences(refs: OwnerReference[] | undefined | null, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   let firstController = '';
-  for (const ref of refs ?? []) {
+  // tolerant of a stored object of another type (see finalizersOf): new bodies are typed by their decoding
+  for (const ref of Array.isArray(refs) ? refs : []) {
     errs.push(...validateOwnerReference(ref ?? ({} as OwnerReference), path));
     if (ref?.controller === true) {
       const current = `${asString(ref.kind)}/${asString(ref.name)}`;
@@ -108,7 +110,7 @@ export function validateFinalizers(finalizers: string[] | undefined | null, path
   const errs: FieldError[] = [];
   let orphan = false;
   let foreground = false;
-  for (const raw of finalizers ?? []) {
+  for (const raw of Array.isArray(finalizers) ? finalizers : []) {
     const f = asString(raw);
     for (const msg of isQualifiedName(f)) errs.push(fieldErrors.invalid(path, f, msg));
     if (f === finalizerOrphanDependents) orphan = true;
@@ -208,8 +210,8 @@ export function validateObjectMetaUpdate(newMeta: ObjectMeta | undefined, oldMet
   const o = oldMeta ?? {};
   const errs: FieldError[] = [];
   if (o.deletionTimestamp) {
-    const old = new Set((o.finalizers ?? []).map(asString));
-    const extra = [...new Set((n.finalizers ?? []).map(asString))].filter((f) => !old.has(f)).sort();
+    const old = new Set(finalizersOf(o));
+    const extra = [...new Set(finalizersOf(n))].filter((f) => !old.has(f)).sort();
     if (extra.length) {
       errs.push(fieldErrors.forbidden(path.child('finalizers'), `no new finalizers can be added if the object is being deleted, found new finalizers ${goStringSlice(extra)}`));
     }

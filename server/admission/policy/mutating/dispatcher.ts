@@ -28,6 +28,7 @@ import { forbiddenFor, type RequestNamespace } from '../generic/scope.js';
 import type { ParamLookup, PolicyHook } from '../generic/types.js';
 import { MutatingVersionedObjects, VersionedObjectsByKind } from '../generic/versioned-attributes.js';
 import { loadApplySchema } from './apply-schema.js';
+import { loadTypedKind } from '../../../api/openapi/typed-object.js';
 import type { MutatingPolicyEvaluator } from './compile.js';
 import { mutationErrorTypeOf, type MutatingAdmissionPolicyMetrics } from './metrics.js';
 import { applyMutation } from './mutate.js';
@@ -250,7 +251,7 @@ async function runInvocations(
     const objectBeforeMutations = current.object;
     let object = current.object;
     // the kind's OpenAPI shape for the patchers (imported once per kind, then cached)
-    if (object && e.mutations.length > 0) await loadApplySchema(current.kind);
+    if (object && e.mutations.length > 0) await Promise.all([loadApplySchema(current.kind), loadTypedKind(current.kind)]);
     // the defaulting of the version the object is in (kube's ObjectDefaulter on the versioned object)
     const defaultAs = current.converted ? { ...attrs, kind: inv.kind, resource: inv.resource } : attrs;
     for (const mutation of e.mutations) {

@@ -7,6 +7,7 @@ import type { GroupVersionKind, KubeObject } from '../../../api/types.js';
 import { celTypeName, evaluatePass, runtimeCostBudget, type Activation, type CompiledVariable } from '../generic/expressions.js';
 import { applyStructuredMergeDiff } from './apply-configuration.js';
 import { applySchemaFor } from './apply-schema.js';
+import { loadedTypedKind } from '../../../api/openapi/typed-object.js';
 import type { CompiledMutation } from './compile.js';
 import { applyJsonPatchMutation, jsonPatchOperationsOf, strictDecodingError } from './json-patch.js';
 import { objectTypeMismatch } from './object-type-names.js';
@@ -49,6 +50,12 @@ export function applyMutation(
     if (!isMap(result.value)) return { ok: false, error: `must evaluate to Object but got ${celTypeName(result.value)}` };
     const mismatch = objectTypeMismatch(result.value);
     if (mismatch !== undefined) return { ok: false, error: mismatch };
+    // structured-merge-diff's conversion to a typed value also checks the values' types
+    const typeErrors = loadedTypedKind(input.kind)?.applyConfigurationTypeErrors(result.value) ?? [];
+    if (typeErrors.length > 0) {
+      const list = typeErrors.length === 1 ? typeErrors[0]! : ['errors:', ...typeErrors.map((e) => `  ${e}`)].join('\n');
+      return { ok: false, error: `error applying patch: failed to convert patch object to typed object: ${list}` };
+    }
     const applied = applyStructuredMergeDiff(input.object, result.value, schema);
     if (!applied.ok) return { ok: false, error: `error applying patch: ${applied.error}` };
     return { ok: true, object: applied.object };
@@ -58,7 +65,12 @@ export function applyMutation(
   if (!ops.ok) return { ok: false, error: ops.error };
   const patched = applyJsonPatchMutation(input.object, ops.operations);
   if (!patched.ok) return { ok: false, error: patched.error };
+  // the strict json serializer decodes the patched JSON into the kind's Go type: a wrong type fails first
+  const fields = loadedTypedKind(input.kind);
+  const typed = fields?.decodePlain(patched.object as Record<string, unknown>);
+  if (typed && !typed.ok) return { ok: false, status: errors.internal(new Error(typed.error)) };
   const strict = strictDecodingError(schema.unknownFields(patched.object));
   if (strict !== undefined) return { ok: false, status: errors.internal(new Error(strict)) };
+  typed?.prune();
   return { ok: true, object: patched.object };
 }
