@@ -1,0 +1,68 @@
+// How deeply a request body may nest, checked by a linear scan of the raw bytes before any parser or recursive walker
+// sees them. kube-apiserver's decoders stop at 10000 levels (Go's encoding/json and sigs.k8s.io/json scanners:
+// maxNestingDepth = 10000, "exceeded max depth"; go-yaml v2/v3: max_flow_level = max_indents = 10000, "exceeded max
+// depth of 10000"). Node's stack is much smaller than Go's growable one, and this server's own walkers (decoding,
+// field validation, managedFields, patches, admission copies, CEL conversion) recurse once or more per level, so the
+// limit here is lower: low enough that no walker comes near a stack overflow (which V8 can turn into a fatal
+// "RegExpCompiler Allocation failed" abort instead of a catchable RangeError), and far above any real object.
+
+/** The deepest nesting of objects and arrays a request body may have (kube-apiserver: 10000). */
+export const maxNestingDepth = 500;
+
+export type NestingCheck = { ok: true; depth: number } | { ok: false; offset: number; char: string };
+
+const openBrace = 0x7b; // {
+const openBracket = 0x5b; // [
+const closeBrace = 0x7d;
+const closeBracket = 0x5d;
+const quote = 0x22;
+const backslash = 0x5c;
+
+/**
+ * The nesting of a JSON text, as Go's scanner counts it: every `{` or `[` outside a string opens a level. Malformed
+ * input is scanned the same way (the parser reports its own error afterwards); the scan only bounds the depth.
+ */
+export function checkJsonNesting(input: Uint8Array | string, limit = maxNestingDepth): NestingCheck {
+  // The characters that matter are ASCII, so UTF-16 code units and UTF-8 bytes scan alike.
+  const at = typeof input === 'string' ? (i: number) => input.charCodeAt(i) : (i: number) => input[i]!;
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < input.length; i++) {
+    const c = at(i);
+    if (inString) {
+      if (c === backslash) i++;
+      else if (c === quote) inString = false;
+      continue;
+    }
+    if (c === quote) inString = true;
+    else if (c === openBrace || c === openBracket) {
+      depth++;
+      if (depth > limit) return { ok: false, offset: i, char: String.fromCharCode(c) };
+      if (depth > deepest) deepest = depth;
+    } else if ((c === closeBrace || c === closeBracket) && depth > 0) depth--;
+  }
+  return { ok: true, depth: deepest };
+}
+
+/** Go's scanner error for a body nested beyond the limit: `invalid character '{' exceeded max depth`. */
+export function jsonDepthError(check: Extract<NestingCheck, { ok: false }>): string {
+  return `invalid character '${check.char}' exceeded max depth`;
+}
+
+/**
+ * Whether a decoded value nests objects and arrays deeper than `limit` (the value itself being level 1 when it is
+ * one): for values no raw scan saw, such as a patch's result or JSON carried inside protobuf. Iterative, linear.
+ */
+export function exceedsNestingDepth(value: unknown, limit = maxNestingDepth): boolean {
+  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
+  while (stack.length > 0) {
+    const { value: v, depth } = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    const here = depth + 1;
+    if (here > limit) return true;
+    const children = Array.isArray(v) ? v : Object.values(v as Record<string, unknown>);
+    for (const c of children) if (c !== null && typeof c === 'object') stack.push({ value: c, depth: here });
+  }
+  return false;
+}
