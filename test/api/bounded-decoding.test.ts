@@ -198,6 +198,32 @@ describe('an object exactly at the nesting limit goes through every write path',
     await expectAlive();
   });
 
+  it('passes admission at the limit: a ValidatingAdmissionPolicy compares the whole object in CEL', async () => {
+    const vap = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: 'deep-equality' },
+      spec: {
+        failurePolicy: 'Fail',
+        matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['configmaps'] }] },
+        validations: [{ expression: "object.metadata.name != 'vap-probe'" }, { expression: 'object == object && (oldObject == null || has(oldObject.metadata))' }],
+      },
+    };
+    const binding = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'deep-equality' }, spec: { policyName: 'deep-equality', validationActions: ['Deny'] } };
+    expect((await raw('POST', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies', JSON.stringify(vap))).status).toBe(201);
+    expect((await raw('POST', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings', JSON.stringify(binding))).status).toBe(201);
+    try {
+      // in force once the probe is denied
+      await eventually(async () => expect((await raw('POST', cms, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'vap-probe' } }))).status).toBe(422));
+      expect((await raw('POST', cms, JSON.stringify(deepConfigMap('vap-deep', maxNestingDepth - 1)))).status).toBe(201);
+      expect((await raw('PUT', `${cms}/vap-deep`, JSON.stringify(deepConfigMap('vap-deep', maxNestingDepth - 1, 2)))).status).toBe(200);
+    } finally {
+      await raw('DELETE', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings/deep-equality');
+      await raw('DELETE', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/deep-equality');
+    }
+    await expectAlive();
+  });
+
   it('refuses a JSON patch whose result nests past the limit (422 on "patch", as the patched object fails to decode)', async () => {
     const half = Math.floor(maxNestingDepth / 2);
     expect((await raw('POST', cms, JSON.stringify(deepConfigMap('grows', half)))).status).toBe(201);
