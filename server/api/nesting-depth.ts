@@ -23,22 +23,45 @@ const backslash = 0x5c;
  * input is scanned the same way (the parser reports its own error afterwards); the scan only bounds the depth.
  */
 export function checkJsonNesting(input: Uint8Array | string, limit = maxNestingDepth): NestingCheck {
-  // The characters that matter are ASCII, so UTF-16 code units and UTF-8 bytes scan alike.
-  const at = typeof input === 'string' ? (i: number) => input.charCodeAt(i) : (i: number) => input[i]!;
+  // The characters that matter are ASCII, so UTF-16 code units and UTF-8 bytes scan alike; a body (bytes) takes the
+  // direct loop, which runs on every request.
+  return typeof input === 'string' ? scan((i) => input.charCodeAt(i), input.length, limit) : scanBytes(input, limit);
+}
+
+function scanBytes(bytes: Uint8Array, limit: number): NestingCheck {
   let depth = 0;
   let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < input.length; i++) {
+  const n = bytes.length;
+  for (let i = 0; i < n; i++) {
+    const c = bytes[i]!;
+    if (c === quote) {
+      // skip the string: to its closing quote, stepping over escapes
+      for (i++; i < n; i++) {
+        const d = bytes[i]!;
+        if (d === backslash) i++;
+        else if (d === quote) break;
+      }
+    } else if (c === openBrace || c === openBracket) {
+      if (++depth > limit) return { ok: false, offset: i, char: String.fromCharCode(c) };
+      if (depth > deepest) deepest = depth;
+    } else if ((c === closeBrace || c === closeBracket) && depth > 0) depth--;
+  }
+  return { ok: true, depth: deepest };
+}
+
+function scan(at: (i: number) => number, n: number, limit: number): NestingCheck {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < n; i++) {
     const c = at(i);
-    if (inString) {
-      if (c === backslash) i++;
-      else if (c === quote) inString = false;
-      continue;
-    }
-    if (c === quote) inString = true;
-    else if (c === openBrace || c === openBracket) {
-      depth++;
-      if (depth > limit) return { ok: false, offset: i, char: String.fromCharCode(c) };
+    if (c === quote) {
+      for (i++; i < n; i++) {
+        const d = at(i);
+        if (d === backslash) i++;
+        else if (d === quote) break;
+      }
+    } else if (c === openBrace || c === openBracket) {
+      if (++depth > limit) return { ok: false, offset: i, char: String.fromCharCode(c) };
       if (depth > deepest) deepest = depth;
     } else if ((c === closeBrace || c === closeBracket) && depth > 0) depth--;
   }
