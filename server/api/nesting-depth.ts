@@ -78,14 +78,29 @@ export function jsonDepthError(check: Extract<NestingCheck, { ok: false }>): str
  * one): for values no raw scan saw, such as a patch's result or JSON carried inside protobuf. Iterative, linear.
  */
 export function exceedsNestingDepth(value: unknown, limit = maxNestingDepth): boolean {
-  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
-  while (stack.length > 0) {
-    const { value: v, depth } = stack.pop()!;
+  // two parallel stacks: no allocation per node
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const v = values.pop();
+    const depth = depths.pop()!;
     if (v === null || typeof v !== 'object') continue;
     const here = depth + 1;
     if (here > limit) return true;
-    const children = Array.isArray(v) ? v : Object.values(v as Record<string, unknown>);
-    for (const c of children) if (c !== null && typeof c === 'object') stack.push({ value: c, depth: here });
+    if (Array.isArray(v)) {
+      for (const c of v) {
+        if (c === null || typeof c !== 'object') continue;
+        values.push(c);
+        depths.push(here);
+      }
+      continue;
+    }
+    for (const k in v) {
+      const c = (v as Record<string, unknown>)[k];
+      if (c === null || typeof c !== 'object') continue;
+      values.push(c);
+      depths.push(here);
+    }
   }
   return false;
 }
