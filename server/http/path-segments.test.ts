@@ -28,6 +28,15 @@ describe('names and namespaces of the URL as kube-apiserver\'s store key functio
     expect(answer(method, path)).toEqual({ code: 404, reason: 'NotFound', message });
   });
 
+  it.each([
+    ['PUT', '/api/v1/namespaces/default/configmaps'],
+    ['PATCH', '/api/v1/namespaces/default/configmaps/'],
+    ['PATCH', '/api/v1/namespaces//configmaps'],
+    ['PUT', '/api/v1/namespaces'],
+  ])('%s %s: 405 (no route for an empty name)', (method, path) => {
+    expect(answer(method, path)).toEqual({ code: 405, reason: 'MethodNotAllowed', message: 'the server does not allow this method on the requested resource' });
+  });
+
   it.each([['GET', '/api/v1/namespaces/default/configmaps/x'], ['GET', '/api/v1/namespaces/%c0%ae/configmaps'], ['POST', '/api/v1/namespaces/default/configmaps'], ['GET', '/healthz']])(
     '%s %s passes',
     (method, path) => {

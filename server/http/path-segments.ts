@@ -14,6 +14,11 @@ export type NamespacedLookup = (ri: RequestInfo) => boolean | undefined;
 /** kube's answer to a request whose URL name or namespace cannot be a key segment, or undefined when both can. */
 export function pathSegmentError(ri: RequestInfo, namespaced: NamespacedLookup): StatusError | undefined {
   if (!ri.isResourceRequest) return undefined;
+  // An empty name: kube has no PUT or PATCH route on a collection, and go-restful's 405 goes through the server's
+  // serviceErrorHandler as NewGenericServerResponse(405, ...).
+  if (ri.name === '' && (ri.verb === 'update' || ri.verb === 'patch') && namespaced(ri) !== undefined) {
+    return new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
+  }
   if (ri.name !== '') {
     const msgs = isValidPathSegmentName(ri.name);
     if (msgs.length > 0) return errors.badRequest(`Name parameter invalid: ${goQuote(ri.name)}: ${msgs.join(';')}`);

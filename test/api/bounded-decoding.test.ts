@@ -311,9 +311,12 @@ describe('request paths: kube\'s 4xx answers, never an internal error', () => {
     ['POST', '/api/v1/namespaces/%2e%2e/configmaps', 404, 'namespaces ".." not found'],
     // %2F is a "/" once decoded: the rest of the path is a subresource configmaps do not have
     ['GET', `${cms}/a%2Fb`, 404, 'the server could not find the requested resource'],
+    // an empty name: no PUT or PATCH route on a collection
+    ['PUT', `${cms}/`, 405, 'the server does not allow this method on the requested resource'],
+    ['PATCH', '/api/v1/namespaces//configmaps', 405, 'the server does not allow this method on the requested resource'],
   ])('%s %s: %d %s', async (method, p, code, message) => {
-    const body = method === 'PUT' || method === 'POST' ? JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } }) : undefined;
-    const r = await raw(method, p, body);
+    const body = method === 'GET' || method === 'DELETE' ? undefined : JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } });
+    const r = await raw(method, p, body, method === 'PATCH' ? 'application/merge-patch+json' : 'application/json');
     expect(r.json).toMatchObject({ kind: 'Status', code, message });
   });
 
