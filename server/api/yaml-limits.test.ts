@@ -25,6 +25,21 @@ describe('yamlNestingError (yaml.v2 max_flow_level / max_indents)', () => {
     expect(yamlNestingError(text)).toBe(`yaml: line ${maxNestingDepth + 1}: ${depthError.slice('yaml: '.length)}`);
   });
 
+  it('refuses a deep body as soon as it is too deep, not after parsing all of it', () => {
+    const best = (text: string): number => {
+      let t = Infinity;
+      for (let run = 0; run < 3; run++) {
+        const start = performance.now();
+        expect(yamlNestingError(text)).toBe(depthError);
+        t = Math.min(t, performance.now() - start);
+      }
+      return t;
+    };
+    best('['.repeat(10_000));
+    // 100 times the body, about the same work (a full parse first would cost 100 times as much)
+    expect(best('['.repeat(3_000_000)) / best('['.repeat(30_000))).toBeLessThan(10);
+  });
+
   it.each([
     ['1000kb of 1000-indent lines', ('- '.repeat(Math.min(1000, maxNestingDepth)) + '\n').repeat(512)],
     ['1000kb slice nested at max-depth', '['.repeat(maxNestingDepth) + '1' + ',1'.repeat(100_000) + ']'.repeat(maxNestingDepth)],

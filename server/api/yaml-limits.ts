@@ -6,7 +6,7 @@
 //   aliases  decode.go allowedAliasRatio: "yaml: document contains excessive aliasing" once more than 100 of over
 //            1000 decoded nodes come from alias expansion and their share passes 99% (shrinking to 10% between
 //            400,000 and 4,000,000 decoded nodes), the "billion laughs" guard.
-import { Parser, LineCounter, isAlias, isMap, isPair, isScalar, isSeq, type CST, type Document } from 'yaml';
+import { Lexer, LineCounter, Parser, isAlias, isMap, isPair, isScalar, isSeq, type CST, type Document } from 'yaml';
 import { maxNestingDepth } from './nesting-depth.js';
 
 /**
@@ -21,8 +21,23 @@ export function yamlNestingError(text: string, limit = maxNestingDepth): string 
   // Every level takes at least one character ('[', '{', '-', a key), so a short text cannot be too deep.
   if (text.length <= limit) return undefined;
   const lc = new LineCounter();
+  const parser = new Parser(lc.addNewLine);
+  const tooDeepAt = (offset: number): string => goYamlFailure(`exceeded max depth of ${limit}`, lc.linePos(offset).line);
+  const documents: CST.Token[] = [];
+  // Parser.parse, lexeme by lexeme: the parser only yields a document once it ends, so its stack (the document, the
+  // open collections and at most one scalar) is watched on the way, and a deep body is refused as soon as it is deep
+  // rather than after the whole body was parsed.
+  lc.addNewLine(0);
+  for (const lexeme of new Lexer().lex(text)) {
+    for (const token of parser.next(lexeme)) documents.push(token);
+    // below the document, only the top entry may be something other than a collection: entry limit + 1 is the
+    // collection one level too deep
+    if (parser.stack.length > limit + 2) return tooDeepAt(parser.stack[limit + 1]!.offset);
+  }
+  for (const token of parser.end()) documents.push(token);
+  // The exact count, on the finished documents.
   const stack: Array<{ token: CST.Token; depth: number }> = [];
-  for (const top of new Parser(lc.addNewLine).parse(text)) {
+  for (const top of documents) {
     stack.push({ token: top, depth: 0 });
     while (stack.length > 0) {
       const { token, depth } = stack.pop()!;
@@ -34,7 +49,7 @@ export function yamlNestingError(text: string, limit = maxNestingDepth): string 
         case 'block-seq':
         case 'flow-collection': {
           const here = depth + 1;
-          if (here > limit) return goYamlFailure(`exceeded max depth of ${limit}`, lc.linePos(token.offset).line);
+          if (here > limit) return tooDeepAt(token.offset);
           for (const item of token.items) {
             if ('key' in item && item.key) stack.push({ token: item.key, depth: here });
             if (item.value) stack.push({ token: item.value, depth: here });
