@@ -79,3 +79,15 @@ describe('yamlAliasingError (yaml.v2 allowedAliasRatio)', () => {
     expect(aliasing(text)).toBeUndefined();
   });
 });
+
+describe('yamlNestingError on JSON text (what kubectl sends as an apply patch)', () => {
+  it.each([
+    ['an array nested past the limit', '['.repeat(maxNestingDepth + 1) + ']'.repeat(maxNestingDepth + 1), depthError],
+    ['maps nested past the limit, on line 2', '{\n"a":' + '{"a":'.repeat(maxNestingDepth) + '1' + '}'.repeat(maxNestingDepth + 1), `yaml: line 2: exceeded max depth of ${maxNestingDepth}`],
+    ['maps at the limit', '{"a":'.repeat(maxNestingDepth) + '1' + '}'.repeat(maxNestingDepth), undefined],
+    // not JSON (single quotes): the YAML parser counts, and the brackets in quotes are text
+    ["flow YAML whose quotes hide brackets", `{a: '"', b: ${'['.repeat(maxNestingDepth)}${']'.repeat(maxNestingDepth)}}`, depthError],
+  ])('%s', (_name, text, want) => {
+    expect(yamlNestingError(text)).toBe(want);
+  });
+});

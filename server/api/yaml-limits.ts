@@ -7,7 +7,7 @@
 //            1000 decoded nodes come from alias expansion and their share passes 99% (shrinking to 10% between
 //            400,000 and 4,000,000 decoded nodes), the "billion laughs" guard.
 import { Lexer, LineCounter, Parser, isAlias, isMap, isPair, isScalar, isSeq, type CST, type Document } from 'yaml';
-import { maxNestingDepth } from './nesting-depth.js';
+import { checkJsonNesting, maxNestingDepth } from './nesting-depth.js';
 
 /**
  * yaml.v2's parser.fail(): "yaml: line N: <problem>", without the line on the first line (its 0-based mark is 0).
@@ -20,6 +20,17 @@ function goYamlFailure(problem: string, line: number): string {
 export function yamlNestingError(text: string, limit = maxNestingDepth): string | undefined {
   // Every level takes at least one character ('[', '{', '-', a key), so a short text cannot be too deep.
   if (text.length <= limit) return undefined;
+  // JSON is YAML, and what kubectl sends as an apply patch: for text that is valid JSON the byte scan counts the
+  // same collections as the YAML parser would, at a fraction of its cost. (Text the scan finds too deep goes to the
+  // parser below, which stops as early and knows YAML's quotes.)
+  if (/^\s*[{[]/u.test(text) && checkJsonNesting(text, limit).ok) {
+    try {
+      JSON.parse(text);
+      return undefined;
+    } catch {
+      // YAML flow text, or malformed: the parser decides
+    }
+  }
   const lc = new LineCounter();
   const parser = new Parser(lc.addNewLine);
   const tooDeepAt = (offset: number): string => goYamlFailure(`exceeded max depth of ${limit}`, lc.linePos(offset).line);
