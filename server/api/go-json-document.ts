@@ -5,6 +5,8 @@
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, YAMLMap, YAMLSeq, type Document, type Node as YamlNode, type Tags } from 'yaml';
 import { goQuote } from '../options/go-strconv.js';
 import { goYamlSyntaxError, hasGoYamlUnprintable } from './go-yaml-errors.js';
+import { checkJsonNesting, jsonDepthError } from './nesting-depth.js';
+import { yamlAliasingError, yamlNestingError } from './yaml-limits.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -274,6 +276,9 @@ let yaml11TagsWithoutTimestamp: Tags | undefined;
 export function parseJsonOrYamlDocument(text: string): ParsedJsonDocument {
   // json.Serializer.RecognizesData: JSON is text whose first non-space character is '{'; anything else is YAML.
   if (/^\s*\{/u.test(text)) {
+    // Go's scanner refuses excessive nesting before anything is decoded; JsonReader and every walker after it recurse.
+    const nesting = checkJsonNesting(text);
+    if (!nesting.ok) return { ok: false, error: `couldn't get version/kind; json parse error: ${jsonDepthError(nesting)}` };
     try {
       JSON.parse(text);
     } catch (err) {
@@ -282,6 +287,8 @@ export function parseJsonOrYamlDocument(text: string): ParsedJsonDocument {
     }
     return { ok: true, node: new JsonReader(text).read(), yamlDuplicateKeys: [] };
   }
+  const tooDeep = yamlNestingError(text);
+  if (tooDeep !== undefined) return { ok: false, error: tooDeep };
   const lc = new LineCounter();
   const docs = parseAllDocuments(text, {
     // sigs.k8s.io/yaml uses yaml.v2: YAML 1.1 scalars (yes/no booleans, 0777 octals) but timestamps stay strings.
@@ -317,6 +324,9 @@ export function parseJsonOrYamlDocument(text: string): ParsedJsonDocument {
   } catch (err) {
     if (err !== notPlainYaml) throw err;
   }
+  // Aliases: yaml.v2's ratio bounds them (plain YAML, above, has none); then the yaml package may expand freely.
+  const aliasing = doc ? yamlAliasingError(doc) : undefined;
+  if (aliasing !== undefined) return { ok: false, error: aliasing };
   const value = jsonValueFromYaml(doc ? doc.toJS({ maxAliasCount: -1 }) : null);
   return { ok: true, node: nodeFromYamlValue(value), yamlDuplicateKeys: goyamlDuplicateKeys(root, lc) };
 }

@@ -8,10 +8,11 @@ import { discoveryRouter } from '../endpoints/discovery.js';
 import { openapiRouter } from '../endpoints/openapi.js';
 import { restHandler } from '../endpoints/rest.js';
 import type { ApiserverMetrics } from '../metrics/registry.js';
-import { maxRequestBodyBytes, rawBodyReader } from './body.js';
+import { bodyNestingLimit, maxRequestBodyBytes, rawBodyReader } from './body.js';
 import { authenticationFilter, authorizationFilter, metricsFilter, requestInfoFilter } from './filters.js';
 import { healthRouter, type HealthChecks } from './health.js';
-import type { RequestInfo } from './request-info.js';
+import { pathSegmentError } from './path-segments.js';
+import { MalformedRequestPathError, type RequestInfo } from './request-info.js';
 import { writeError } from './responses.js';
 
 export interface AppDeps {
@@ -41,14 +42,21 @@ export function buildApp(deps: AppDeps): express.Express {
   app.use(authorizationFilter(deps.authz));
   // Bodies are read raw and decoded by the handlers, which know the media type each verb accepts.
   app.use(rawBodyReader(express.raw({ type: () => true, limit: maxRequestBodyBytes })));
+  app.use(bodyNestingLimit());
   // Resource requests go straight to the REST handler: no health, metrics, discovery or OpenAPI route matches a
   // path that request info parses as a resource (those are at most /apis/<group>/<version>), so routing them
   // through those routers first only costs time.
   const rest = restHandler(deps.api);
+  const namespaced = (ri: RequestInfo): boolean | undefined => deps.api.index.lookup(ri.apiGroup, ri.apiVersion, ri.resource)?.namespaced;
   app.use((req, res, next) => {
     const ri = res.locals['requestInfo'] as RequestInfo;
-    if (ri.isResourceRequest) void rest(req, res);
-    else next();
+    if (!ri.isResourceRequest) {
+      next();
+      return;
+    }
+    const badSegment = pathSegmentError(ri, namespaced);
+    if (badSegment) writeError(res, badSegment);
+    else void rest(req, res);
   });
   app.use(healthRouter(deps.health));
   app.get('/metrics', async (_req, res) => {
@@ -63,7 +71,13 @@ export function buildApp(deps: AppDeps): express.Express {
   // body-parser failures (size, encoding) as kube's Status errors.
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const e = err as { type?: string; status?: number; message?: string };
-    if (e?.type === 'entity.too.large') writeError(res, errors.requestEntityTooLarge(maxRequestBodyBytes));
+    if (err instanceof MalformedRequestPathError) {
+      // Go's net/http answers a request line url.Parse refuses before any handler: plain text, connection closed.
+      res.status(400).set('Connection', 'close').type('text/plain; charset=utf-8').send('400 Bad Request');
+      return;
+    }
+    if (err instanceof StatusError) writeError(res, err);
+    else if (e?.type === 'entity.too.large') writeError(res, errors.requestEntityTooLarge(maxRequestBodyBytes));
     else if (e?.status && e.status >= 400 && e.status < 500) writeError(res, errors.badRequest(e.message ?? 'bad request'));
     else writeError(res, err);
   });

@@ -1,7 +1,9 @@
 // Request bodies: size limit, media types and decoding, with kube-apiserver's errors for each failure.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { errors } from '../api/errors.js';
+import { checkJsonNesting, jsonDepthError } from '../api/nesting-depth.js';
 import type { KubeObject } from '../api/types.js';
+import { yamlAliasingError, yamlNestingError } from '../api/yaml-limits.js';
 
 /** kube-apiserver's maximum request body (apiserver.DefaultMaxRequestSizeBytes is 3 MiB). */
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
@@ -66,6 +68,33 @@ export function rawBodyReader(fallback: RequestHandler): RequestHandler {
   };
 }
 
+const yamlMediaTypes = new Set(['application/yaml', 'application/x-yaml', 'text/yaml', 'application/apply-patch+yaml']);
+
+/**
+ * Refuses a body nested deeper than maxNestingDepth before any handler decodes it, whatever the verb and media type:
+ * one linear scan of the raw bytes, so that no parser or recursive walker after it can run out of stack. YAML bodies
+ * are bounded where they are parsed (yaml-limits.ts: a bracket count does not see block nesting), protobuf bodies
+ * by the protobuf decoder.
+ */
+export function bodyNestingLimit(): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const raw = rawBody(req);
+    const type = mediaType(req);
+    if (raw.length === 0 || yamlMediaTypes.has(type) || type === 'application/vnd.kubernetes.protobuf') {
+      next();
+      return;
+    }
+    const check = checkJsonNesting(raw);
+    if (check.ok) {
+      next();
+      return;
+    }
+    // Go's scanner error, as the decoder of each verb wraps it: the patch decoders, or meta.Interpret for bodies.
+    const prefix = req.method === 'PATCH' ? 'error decoding patch: ' : "couldn't get version/kind; json parse error: ";
+    next(errors.badRequest(`${prefix}${jsonDepthError(check)}`));
+  };
+}
+
 /** Decodes a create/update body (JSON or YAML) into one object. */
 export async function decodeObject(req: Request): Promise<KubeObject> {
   const type = mediaType(req);
@@ -99,6 +128,9 @@ export function parseJSON(text: string): unknown {
 }
 
 async function parseYAML(text: string): Promise<unknown> {
+  // yaml.YAMLToJSON's limits; its errors reach the client unwrapped, as the json serializer returns them.
+  const tooDeep = yamlNestingError(text);
+  if (tooDeep !== undefined) throw errors.badRequest(tooDeep);
   const { parseAllDocuments } = await import('yaml');
   // Duplicate keys are read last-wins, as sigs.k8s.io/yaml's YAMLToJSON does; field validation reports them
   // (a strict decoding error with Strict, warnings with Warn), as kube-apiserver does.
@@ -108,5 +140,9 @@ async function parseYAML(text: string): Promise<unknown> {
   if (real.length !== 1) throw errors.badRequest(`yaml: expected exactly one document in the request body, found ${real.length}`);
   const doc = real[0]!;
   if (doc.errors.length) throw errors.badRequest(`error converting YAML to JSON: ${doc.errors[0]!.message}`);
-  return doc.toJS();
+  const aliasing = yamlAliasingError(doc);
+  if (aliasing !== undefined) throw errors.badRequest(aliasing);
+  // Aliases are bounded above, as yaml.v2 bounds them; the yaml package's own count (100 aliases) would refuse
+  // documents kube accepts.
+  return doc.toJS({ maxAliasCount: -1 });
 }

@@ -1,4 +1,4 @@
-import { parseRequestInfo } from './request-info.js';
+import { MalformedRequestPathError, parseRequestInfo, unescapeRequestPath } from './request-info.js';
 
 describe('parseRequestInfo (kube RequestInfoFactory)', () => {
   it.each([
@@ -22,5 +22,31 @@ describe('parseRequestInfo (kube RequestInfoFactory)', () => {
 
   it.each([['/healthz'], ['/api'], ['/apis'], ['/apis/apps'], ['/api/v1'], ['/apis/apps/v1'], ['/openapi/v3']])('%s is not a resource request', (path) => {
     expect(parseRequestInfo('GET', path, {}).isResourceRequest).toBe(false);
+  });
+});
+
+describe('request paths as Go url.Parse decodes them', () => {
+  it.each([
+    ['/api/v1/namespaces/%c0%ae/configmaps', { verb: 'list', namespace: '\ufffd\ufffd', resource: 'configmaps' }],
+    ['/api/v1/namespaces/default/configmaps/a%25b', { verb: 'get', name: 'a%b' }],
+    ['/api/v1/namespaces/default/configmaps/%2e%2e', { verb: 'get', name: '..' }],
+    ['/api/v1/namespaces/default/configmaps/..', { verb: 'get', name: '..' }],
+    // %2F is a "/" once decoded, and kube splits the decoded path: the rest is a subresource
+    ['/api/v1/namespaces/default/configmaps/a%2Fb', { verb: 'get', name: 'a', subresource: 'b' }],
+    ['/api/v1/namespaces/d%65fault/configmaps/x', { namespace: 'default', name: 'x' }],
+  ])('GET %s', (path, want) => {
+    expect(parseRequestInfo('GET', path, {})).toMatchObject(want);
+  });
+
+  it.each([['/api/v1/namespaces/default/configmaps/%'], ['/api/v1/namespaces/default/configmaps/%zz'], ['/api/v1/namespaces/%c/configmaps'], ['/healthz%']])(
+    '%s is a malformed request path (Go answers 400 before any handler)',
+    (path) => {
+      expect(() => parseRequestInfo('GET', path, {})).toThrow(MalformedRequestPathError);
+    },
+  );
+
+  it('leaves paths without escapes as they are', () => {
+    expect(unescapeRequestPath('/api/v1/namespaces/a+b')).toBe('/api/v1/namespaces/a+b');
+    expect(unescapeRequestPath('/x/%41%42')).toBe('/x/AB');
   });
 });

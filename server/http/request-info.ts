@@ -20,12 +20,53 @@ export interface RequestInfo {
 
 const namespaceSubresources = new Set(['status', 'finalize']);
 
-function splitPath(path: string): string[] {
-  const trimmed = path.replace(/^\/+|\/+$/g, '');
-  return trimmed === '' ? [] : trimmed.split('/').map((p) => decodeURIComponent(p));
+/**
+ * A request path whose percent-escapes Go's url.Parse refuses ("%", "%zz"): Go's net/http answers such a request
+ * line itself, 400 "400 Bad Request" in plain text, before any kube handler runs.
+ */
+export class MalformedRequestPathError extends Error {
+  constructor(readonly path: string) {
+    super(`invalid URL escape in ${JSON.stringify(path)}`);
+    this.name = 'MalformedRequestPathError';
+  }
 }
 
-/** query: the parsed query string (watch=true turns list into watch, as in kube). */
+const hexValue = (c: number): number => (c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1);
+
+/**
+ * req.URL.Path as Go's url.Parse makes it: every %XX becomes its byte, whatever the bytes spell (`%c0%ae` is not
+ * UTF-8 and still a path; its bytes read as U+FFFD here, as Go's JSON writes them), and `%2F` becomes a `/` that
+ * then splits the path, as in kube's splitPath over the decoded path.
+ */
+export function unescapeRequestPath(path: string): string {
+  if (!path.includes('%')) return path;
+  const bytes = Buffer.from(path, 'utf8');
+  const out = Buffer.alloc(bytes.length);
+  let n = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    if (c !== 0x25) {
+      out[n++] = c;
+      continue;
+    }
+    const hi = i + 2 < bytes.length ? hexValue(bytes[i + 1]!) : -1;
+    const lo = hi >= 0 ? hexValue(bytes[i + 2]!) : -1;
+    if (hi < 0 || lo < 0) throw new MalformedRequestPathError(path);
+    out[n++] = hi * 16 + lo;
+    i += 2;
+  }
+  return out.subarray(0, n).toString('utf8');
+}
+
+function splitPath(path: string): string[] {
+  const trimmed = unescapeRequestPath(path).replace(/^\/+|\/+$/g, '');
+  return trimmed === '' ? [] : trimmed.split('/');
+}
+
+/**
+ * query: the parsed query string (watch=true turns list into watch, as in kube).
+ * @throws MalformedRequestPathError for a path Go's url parsing refuses
+ */
 export function parseRequestInfo(method: string, path: string, query: Record<string, unknown>): RequestInfo {
   const info: RequestInfo = {
     isResourceRequest: false,

@@ -1,3 +1,4 @@
+import { maxNestingDepth } from '../../api/nesting-depth.js';
 import { applyJsonPatch, decodeJsonPatch } from './patch.js';
 
 const doc = { metadata: { name: 'cm', labels: { a: '1' } }, data: { k: 'v' }, list: ['x', 'y'] };
@@ -53,5 +54,21 @@ describe('applyJsonPatch (evanphx/json-patch v4)', () => {
     ['replacing the whole document', { op: 'replace', path: '', value: {} }, 'replace operation does not apply: doc is missing path: : missing value'],
   ])('fails %s with v4\'s message', (_name, op, error) => {
     expect(applyJsonPatch(doc, [op])).toEqual({ ok: false, error });
+  });
+});
+
+describe('applyJsonPatch bounds what a patch can grow', () => {
+  it("refuses copies past kube's JSONPatchMaxCopyBytes (3 MiB) with evanphx/json-patch's message", () => {
+    const doc = { data: { big: 'x'.repeat(1024 * 1024) } };
+    const ops = [0, 1, 2, 3].map((i) => ({ op: 'copy', from: '/data/big', path: `/data/c${i}` }));
+    expect(applyJsonPatch(doc, ops.slice(0, 2))).toMatchObject({ ok: true });
+    expect(applyJsonPatch(doc, ops)).toEqual({ ok: false, error: `Unable to complete the copy, the accumulated size increase of copy is ${3 * (1024 * 1024 + 2)}, exceeding the limit ${3 * 1024 * 1024}` });
+  });
+
+  it('refuses a result nested past the limit of every request body', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < maxNestingDepth; i++) deep = { a: deep };
+    expect(applyJsonPatch({ metadata: {} }, [{ op: 'add', path: '/spec', value: deep }])).toEqual({ ok: false, error: `the patched object nests deeper than ${maxNestingDepth} levels` });
+    expect(applyJsonPatch({ metadata: {} }, [{ op: 'add', path: '/spec', value: (deep as { a: unknown }).a }])).toMatchObject({ ok: true });
   });
 });

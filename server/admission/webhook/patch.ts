@@ -2,6 +2,7 @@
 // gopkg.in/evanphx/json-patch.v4: jsonpatch.DecodePatch, then Patch.Apply to the object's JSON. The error texts are
 // that library's, since kube passes them to the client ("Internal error occurred: add operation does not apply: …").
 // Pure: the input document is never modified.
+import { exceedsNestingDepth, maxNestingDepth } from '../../api/nesting-depth.js';
 import { goJsonKind, goJsonSyntaxError, goUnmarshalTypeError } from '../../endpoints/patch/go-json.js';
 
 /** A decoded JSON patch: operations as the webhook sent them (fields not validated until applied). */
@@ -150,6 +151,18 @@ const opValue = (op: Readonly<Record<string, unknown>>): unknown => (op['value']
 
 const clone = <T>(v: T): T => structuredClone(v);
 
+/** kube-apiserver's JSONPatchMaxCopyBytes (3 MiB), evanphx/json-patch's AccumulatedCopySizeLimit. */
+const maxCopyBytes = 3 * 1024 * 1024;
+
+/** The JSON size of a copied value, as json-patch measures it; a value too deep to serialize is past any limit. */
+function copySize(v: unknown): number {
+  try {
+    return JSON.stringify(v ?? null).length;
+  } catch {
+    return Infinity;
+  }
+}
+
 function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
@@ -160,7 +173,7 @@ function deepEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
-function applyOne(doc: Container, op: Readonly<Record<string, unknown>>): void {
+function applyOne(doc: Container, op: Readonly<Record<string, unknown>>, budget: { copied: number }): void {
   const kind = opKind(op);
   const path = opString(op, 'path');
   switch (kind) {
@@ -232,6 +245,10 @@ function applyOne(doc: Container, op: Readonly<Record<string, unknown>>): void {
         throw wrap((e as Error).message, `error in copy for from: '${from}'`);
       }
       if (path === undefined) throw wrap(`operation missing path field: ${missing}`, 'copy operation failed to decode path');
+      // AccumulatedCopySizeLimit, which kube-apiserver sets to JSONPatchMaxCopyBytes: a few copies of a copy would
+      // otherwise double the document again and again
+      budget.copied += copySize(val);
+      if (budget.copied > maxCopyBytes) throw new PatchError(`Unable to complete the copy, the accumulated size increase of copy is ${budget.copied}, exceeding the limit ${maxCopyBytes}`);
       const dst = findObject(doc, path);
       if (!dst) throw wrap(missing, `copy operation does not apply: doc is missing destination path: ${path}`);
       try {
@@ -268,11 +285,14 @@ function applyOne(doc: Container, op: Readonly<Record<string, unknown>>): void {
 export function applyJsonPatch(document: unknown, operations: JsonPatchOperations): PatchApplyResult {
   const root = asContainer(clone(document));
   if (!root) return { ok: false, error: 'json: cannot unmarshal into a patchable document' };
+  const budget = { copied: 0 };
   try {
-    for (const op of operations) applyOne(root, op);
+    for (const op of operations) applyOne(root, op, budget);
   } catch (e) {
     if (e instanceof PatchError) return { ok: false, error: e.message };
     throw e;
   }
+  // the decoder of the patched object refuses what nests too deep, before anything walks it
+  if (exceedsNestingDepth(root.value)) return { ok: false, error: `the patched object nests deeper than ${maxNestingDepth} levels` };
   return { ok: true, document: root.value };
 }

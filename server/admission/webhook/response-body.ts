@@ -4,6 +4,8 @@
 // cannot convert between the review's versions. The fields of the review are each caller's business.
 import { parseDocument } from 'yaml';
 import { interpretStruct, parseGroupVersion } from '../../api/go-json-document.js';
+import { checkJsonNesting, jsonDepthError } from '../../api/nesting-depth.js';
+import { yamlAliasingError, yamlNestingError } from '../../api/yaml-limits.js';
 import { apiVersionOf } from '../../api/types.js';
 import { goJsonKind, goJsonSyntaxError, goUnmarshalFieldTypeError, goUnmarshalTypeError } from '../../endpoints/patch/go-json.js';
 import { goQuote } from '../../options/go-strconv.js';
@@ -30,6 +32,9 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 
 // sigs.k8s.io/yaml: YAML 1.1 (go-yaml v2) converted to JSON.
 function yamlToJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  // go-yaml's nesting and alias limits, before the yaml package's recursive composer and toJSON run
+  const tooDeep = yamlNestingError(text);
+  if (tooDeep !== undefined) return { ok: false, error: `error converting YAML to JSON: ${tooDeep}` };
   const doc = parseDocument(text, { version: '1.1', uniqueKeys: false });
   if (doc.errors.length > 0) {
     const first = doc.errors[0]!;
@@ -37,7 +42,9 @@ function yamlToJson(text: string): { ok: true; value: unknown } | { ok: false; e
     const detail = first.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
     return { ok: false, error: `error converting YAML to JSON: yaml: ${line !== undefined ? `line ${line}: ` : ''}${detail}` };
   }
-  return { ok: true, value: doc.toJSON() as unknown };
+  const aliasing = yamlAliasingError(doc);
+  if (aliasing !== undefined) return { ok: false, error: `error converting YAML to JSON: ${aliasing}` };
+  return { ok: true, value: doc.toJS({ json: true, maxAliasCount: -1 }) as unknown };
 }
 
 /**
@@ -52,6 +59,9 @@ export function decodeReviewEnvelope(body: Buffer, contentType: string, statusCo
   if (text.trimStart().startsWith('{')) {
     const syntax = goJsonSyntaxError(body);
     if (syntax !== undefined) return { ok: false, error: `couldn't get version/kind; json parse error: ${syntax}` };
+    // this server's nesting limit (Go's scanner above stops at 10000): nothing recursive walks a deeper review
+    const nesting = checkJsonNesting(body);
+    if (!nesting.ok) return { ok: false, error: `couldn't get version/kind; json parse error: ${jsonDepthError(nesting)}` };
     value = JSON.parse(text) as unknown;
   } else {
     const y = yamlToJson(text);

@@ -1,3 +1,4 @@
+import { maxNestingDepth } from '../../api/nesting-depth.js';
 import { admissionReviewVersionFor, base64CorruptOffset, createAdmissionObjects, createAdmissionReview, decodeAdmissionReview, verifyAdmissionResponse } from './review.js';
 import { configMap, configMapAttributes } from './test-fixtures.js';
 
@@ -111,6 +112,26 @@ describe('decodeAdmissionReview', () => {
   it('decodes YAML answers and defaults a missing apiVersion/kind without recording them', () => {
     const r = decodeAdmissionReview(body('response:\n  uid: u\n  allowed: true\n'), 'application/yaml', 200, 'v1');
     expect(r).toEqual({ ok: true, review: { apiVersion: '', kind: '', response: { uid: 'u', allowed: true } } });
+  });
+
+  it.each([
+    ['JSON nested past the limit', `{"response":{"uid":"u","allowed":true,"x":${'['.repeat(maxNestingDepth)}${']'.repeat(maxNestingDepth)}}}`, 'application/json', "couldn't get version/kind; json parse error: invalid character '[' exceeded max depth"],
+    ['YAML nested past the limit', `response: ${'['.repeat(3000)}`, 'application/yaml', `error converting YAML to JSON: yaml: exceeded max depth of ${maxNestingDepth}`],
+  ])('refuses an answer of %s before anything walks it', (_name, raw, contentType, error) => {
+    expect(decodeAdmissionReview(body(raw), contentType, 200, 'v1')).toEqual({ ok: false, error });
+  });
+
+  it("refuses a billion-laughs YAML answer with yaml.v2's aliasing error, and expands ordinary aliases", () => {
+    let laughs = 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';
+    let prev = 'a';
+    for (const n of 'bcdefghi') {
+      laughs += `${n}: &${n} [${Array(9).fill(`*${prev}`).join(',')}]\n`;
+      prev = n;
+    }
+    expect(decodeAdmissionReview(body(laughs), 'application/yaml', 200, 'v1')).toEqual({ ok: false, error: 'error converting YAML to JSON: yaml: document contains excessive aliasing' });
+    const aliased = 'response:\n  uid: &u u\n  allowed: true\n  auditAnnotations:\n' + Array.from({ length: 120 }, (_, i) => `    k${i}: *u\n`).join('');
+    const r = decodeAdmissionReview(body(aliased), 'application/yaml', 200, 'v1');
+    expect(r.ok && r.review.response?.auditAnnotations?.['k119']).toBe('u');
   });
 
   it('decodes the patch from base64', () => {

@@ -35,30 +35,48 @@ export function insertPath(s: FieldSet, path: FieldPathElements): void {
   cur.members.add(path[path.length - 1]!);
 }
 
-/** Drops empty child sets, so that an empty set serializes as nothing. */
-function compact(s: FieldSet): FieldSet {
+// Every operation below builds its result bottom-up and keeps a child only when it is not empty, so results are
+// compact (no empty child sets) and emptiness is a constant-time check on them: testing emptiness with a walk at
+// every level made the operations cubic in the depth of the object (an 800-level body took seconds).
+const isEmptyCompact = (s: FieldSet): boolean => s.members.size === 0 && s.children.size === 0;
+
+/** A compact copy of a set that may hold empty child sets (one built with childSet). */
+function compacted(s: FieldSet): FieldSet {
+  const out = emptyFieldSet();
+  for (const m of s.members) out.members.add(m);
   for (const [k, c] of s.children) {
-    compact(c);
-    if (isEmptyFieldSet(c)) s.children.delete(k);
+    const child = compacted(c);
+    if (!isEmptyCompact(child)) out.children.set(k, child);
   }
-  return s;
+  return out;
 }
 
 export function unionFieldSets(a: FieldSet, b: FieldSet): FieldSet {
   const out = emptyFieldSet();
   for (const m of a.members) out.members.add(m);
   for (const m of b.members) out.members.add(m);
-  for (const k of new Set([...a.children.keys(), ...b.children.keys()])) {
-    out.children.set(k, unionFieldSets(a.children.get(k) ?? emptyFieldSet(), b.children.get(k) ?? emptyFieldSet()));
+  for (const [k, c] of a.children) {
+    const other = b.children.get(k);
+    const child = other ? unionFieldSets(c, other) : compacted(c);
+    if (!isEmptyCompact(child)) out.children.set(k, child);
   }
-  return compact(out);
+  for (const [k, c] of b.children) {
+    if (a.children.has(k)) continue;
+    const child = compacted(c);
+    if (!isEmptyCompact(child)) out.children.set(k, child);
+  }
+  return out;
 }
 
 export function differenceFieldSets(a: FieldSet, b: FieldSet): FieldSet {
   const out = emptyFieldSet();
   for (const m of a.members) if (!b.members.has(m)) out.members.add(m);
-  for (const [k, c] of a.children) out.children.set(k, differenceFieldSets(c, b.children.get(k) ?? emptyFieldSet()));
-  return compact(out);
+  for (const [k, c] of a.children) {
+    const other = b.children.get(k);
+    const child = other ? differenceFieldSets(c, other) : compacted(c);
+    if (!isEmptyCompact(child)) out.children.set(k, child);
+  }
+  return out;
 }
 
 export function intersectFieldSets(a: FieldSet, b: FieldSet): FieldSet {
@@ -66,17 +84,19 @@ export function intersectFieldSets(a: FieldSet, b: FieldSet): FieldSet {
   for (const m of a.members) if (b.members.has(m)) out.members.add(m);
   for (const [k, c] of a.children) {
     const other = b.children.get(k);
-    if (other) out.children.set(k, intersectFieldSets(c, other));
+    if (!other) continue;
+    const child = intersectFieldSets(c, other);
+    if (!isEmptyCompact(child)) out.children.set(k, child);
   }
-  return compact(out);
+  return out;
 }
 
-/** Whether the path, or anything below it, is in the set. */
+/** Whether the path, or anything below it, is in the set (`s` is compact: the result of an operation above). */
 export function hasPathOrBelow(s: FieldSet | undefined, key: string): boolean {
   if (!s) return false;
   if (s.members.has(key)) return true;
   const c = s.children.get(key);
-  return c !== undefined && !isEmptyFieldSet(c);
+  return c !== undefined && !isEmptyCompact(c);
 }
 
 /** The order smd serializes and iterates path elements in: field names, then keys, values, indexes. */
@@ -98,12 +118,12 @@ export function toFieldsV1(s: FieldSet): FieldsV1 {
   const keys = [...new Set([...s.members, ...s.children.keys()])].sort(compareElements);
   for (const k of keys) {
     const child = s.children.get(k);
-    const hasChildren = child !== undefined && !isEmptyFieldSet(child);
-    if (!hasChildren) {
+    // an empty child set serializes as {}: the same as no child
+    const inner = child !== undefined ? toFieldsV1(child) : undefined;
+    if (inner === undefined || Object.keys(inner).length === 0) {
       if (s.members.has(k)) out[k] = {};
       continue;
     }
-    const inner = toFieldsV1(child);
     out[k] = s.members.has(k) ? { '.': {}, ...inner } : inner;
   }
   return out;
@@ -116,16 +136,28 @@ export function fromFieldsV1(v: unknown): FieldSet {
     if (k === '.') continue;
     const entries = inner !== null && typeof inner === 'object' ? Object.keys(inner as object) : [];
     if (entries.length === 0 || entries.includes('.')) out.members.add(k);
-    if (entries.some((e) => e !== '.')) out.children.set(k, fromFieldsV1(inner));
+    if (entries.some((e) => e !== '.')) {
+      const child = fromFieldsV1(inner);
+      if (!isEmptyCompact(child)) out.children.set(k, child);
+    }
   }
-  return compact(out);
+  return out;
 }
 
 /** Every member path, in smd's iteration order (a set's members, then its children). */
-export function memberPaths(s: FieldSet, prefix: string[] = []): string[][] {
+export function memberPaths(s: FieldSet): string[][] {
   const out: string[][] = [];
-  for (const m of [...s.members].sort(compareElements)) out.push([...prefix, m]);
-  for (const k of [...s.children.keys()].sort(compareElements)) out.push(...memberPaths(s.children.get(k)!, [...prefix, k]));
+  // one prefix shared by the whole walk, copied only into the paths it emits
+  const prefix: string[] = [];
+  const walk = (set: FieldSet): void => {
+    for (const m of [...set.members].sort(compareElements)) out.push([...prefix, m]);
+    for (const k of [...set.children.keys()].sort(compareElements)) {
+      prefix.push(k);
+      walk(set.children.get(k)!);
+      prefix.pop();
+    }
+  };
+  walk(s);
   return out;
 }
 

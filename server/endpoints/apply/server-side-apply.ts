@@ -6,6 +6,7 @@ import { errors, StatusError } from '../../api/errors.js';
 import { fieldErrors, type FieldError } from '../../api/field.js';
 import { apiVersionOf, type KubeObject } from '../../api/types.js';
 import { mergeAppliedConfiguration } from '../../admission/policy/mutating/apply-configuration.js';
+import { yamlAliasingError, yamlNestingError } from '../../api/yaml-limits.js';
 import { metaOf } from '../../registry/object-fields.js';
 import type { RequestContext } from '../../registry/request-context.js';
 import type { ResourceInfo } from '../../registry/resource.js';
@@ -70,10 +71,16 @@ function gvkString(apiVersion: string, kind: string): string {
 
 /** Decodes the apply body as kube does: YAML (JSON is YAML) into a map. */
 export async function decodeApplyConfiguration(body: Buffer): Promise<JsonMap> {
+  const text = body.toString('utf8');
+  // sigs.k8s.io/yaml's limits (nesting, aliases) before anything recursive runs; its Unmarshal wraps them.
+  const tooDeep = yamlNestingError(text);
+  if (tooDeep !== undefined) throw errors.badRequest(`error decoding YAML: error converting YAML to JSON: ${tooDeep}`);
   const { parseDocument } = await import('yaml');
-  const doc = parseDocument(body.toString('utf8'), { uniqueKeys: false });
+  const doc = parseDocument(text, { uniqueKeys: false });
   if (doc.errors.length) throw errors.badRequest(`error decoding YAML: ${doc.errors[0]!.message}`);
-  const value: unknown = doc.toJS();
+  const aliasing = yamlAliasingError(doc);
+  if (aliasing !== undefined) throw errors.badRequest(`error decoding YAML: error converting YAML to JSON: ${aliasing}`);
+  const value: unknown = doc.toJS({ maxAliasCount: -1 });
   if (value === null || value === undefined) return {};
   if (!isMap(value)) throw errors.badRequest(`error decoding YAML: json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value === 'string' ? 'string' : 'number'} into Go value of type map[string]interface {}`);
   return value;

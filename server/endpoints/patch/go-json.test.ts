@@ -72,3 +72,14 @@ describe('fmt %v and reflect type names', () => {
     expect(goTypeName(value)).toBe(expected);
   });
 });
+
+describe("goJsonSyntaxError: Go's maxNestingDepth (encoding/json decode_test.go)", () => {
+  it.each([
+    ['array at max depth', '{"a":' + '['.repeat(10000 - 1) + ']'.repeat(10000 - 1) + '}', undefined],
+    ['array over max depth', '{"a":' + '['.repeat(10000) + ']'.repeat(10000) + '}', "invalid character '[' exceeded max depth"],
+    ['object at max depth', '{"a":' + '{"a":'.repeat(10000 - 1) + '0' + '}'.repeat(10000 - 1) + '}', undefined],
+    ['object over max depth', '{"a":' + '{"a":'.repeat(10000) + '0' + '}'.repeat(10000) + '}', "invalid character '{' exceeded max depth"],
+  ])('%s', (_name, text, want) => {
+    expect(goJsonSyntaxError(Buffer.from(text))).toBe(want);
+  });
+});

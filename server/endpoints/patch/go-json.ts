@@ -30,6 +30,9 @@ function quoteChar(c: number): string {
   return `'${String.fromCharCode(c)}'`;
 }
 
+/** encoding/json scanner.go maxNestingDepth */
+const goMaxNestingDepth = 10000;
+
 /** encoding/json's scanner (checkValid): the syntax error message for the input, or undefined if it is valid JSON. */
 export function goJsonSyntaxError(input: Uint8Array): string | undefined {
   const stack: ParseState[] = [];
@@ -91,6 +94,12 @@ export function goJsonSyntaxError(input: Uint8Array): string | undefined {
         }
         return error(c, 'after array element');
     }
+  };
+  // scanner.pushParseState: Go's decoder refuses nesting beyond maxNestingDepth (this server's own, lower limit is
+  // checked before any body reaches a decoder; see api/nesting-depth.ts).
+  const pushParseState = (c: number, state: ParseState): number => {
+    stack.push(state);
+    return stack.length <= goMaxNestingDepth ? SCAN_CONTINUE : error(c, 'exceeded max depth');
   };
   const literal = (rest: string, name: string, next: Step): Step => {
     const states: Step[] = [];
@@ -198,12 +207,10 @@ export function goJsonSyntaxError(input: Uint8Array): string | undefined {
     switch (c) {
       case 0x7b:
         step = stateBeginStringOrEmpty;
-        stack.push('objectKey');
-        return SCAN_CONTINUE;
+        return pushParseState(c, 'objectKey');
       case 0x5b:
         step = stateBeginValueOrEmpty;
-        stack.push('arrayValue');
-        return SCAN_CONTINUE;
+        return pushParseState(c, 'arrayValue');
       case 0x22:
         step = stateInString;
         return SCAN_CONTINUE;

@@ -1,6 +1,7 @@
 // Protobuf bodies built with protobufjs from the same descriptors, decoded to the v1 JSON Go would marshal.
 import protobuf from 'protobufjs';
 import { StatusError } from '../../api/errors.js';
+import { maxNestingDepth } from '../../api/nesting-depth.js';
 import { decodeKubernetesProtobuf, decodeMessageAsJSON, protobufKinds } from './index.js';
 import { kubernetesProtoRoot } from './schema/root.js';
 
@@ -405,6 +406,22 @@ describe('decodeKubernetesProtobuf', () => {
       const err = statusOf(() => decodeKubernetesProtobuf(envelope('v1', 'Namespace', Buffer.concat([encode(core('Namespace'), {}), nested]))));
       expect(err.code).toBe(400);
       expect(err.status.message).toMatch(/sets field 99 of k8s\.io\.api\.core\.v1\.Namespace/);
+    });
+
+    it.each([
+      [maxNestingDepth - 10, 201],
+      [maxNestingDepth, 400],
+    ])('bounds JSON carried in FieldsV1 (%d levels below managedFields) by the nesting limit of every body', (levels, code) => {
+      const raw = '{"f:a":'.repeat(levels) + '{}' + '}'.repeat(levels);
+      const make = () =>
+        decodeKubernetesProtobuf(body('v1', 'ConfigMap', core('ConfigMap'), { metadata: { name: 'c', managedFields: [{ manager: 'm', fieldsType: 'FieldsV1', fieldsV1: { Raw: Buffer.from(raw) } }] } }));
+      if (code === 201) {
+        expect(make().metadata?.name).toBe('c');
+        return;
+      }
+      const err = statusOf(make);
+      expect(err.code).toBe(400);
+      expect(err.status.message).toBe(`the protobuf body nests messages deeper than ${maxNestingDepth} levels`);
     });
 
     it('names the path of an unknown non-zero field deep in a pod template', () => {

@@ -8,6 +8,7 @@
 import protobuf from 'protobufjs';
 import type { Field, FieldBase, MapField, Type } from 'protobufjs';
 import { errors, StatusError } from '../../api/errors.js';
+import { exceedsNestingDepth, maxNestingDepth } from '../../api/nesting-depth.js';
 import type { JsonObject, JsonValue, KubeObject } from '../../api/types.js';
 import { apimachineryRenderers } from './apimachinery-json.js';
 import { decodeScalar, decodeString, decodeVarint, isZeroScalar, zeroScalar, type ScalarValue } from './scalars.js';
@@ -47,13 +48,27 @@ function bytesOf(occurrences: WireField[], where: string): Uint8Array[] {
   });
 }
 
+// How many messages renderMessage is inside: recursive types (JSONSchemaProps) nest as deep as the bytes allow,
+// two bytes a level, and the walk recurses per level, so it stops at the nesting limit of every request body.
+let messageDepth = 0;
+
+function tooDeep(): StatusError {
+  return errors.badRequest(`the protobuf body nests messages deeper than ${maxNestingDepth} levels`);
+}
+
 /** One message as the JSON its Go type marshals to. */
 function renderMessage(type: Type, data: Uint8Array, path: string): JsonValue {
-  const special = apimachineryRenderers.get(type.fullName);
-  if (special) return special(data, path || type.name);
-  const out: JsonObject = {};
-  writeFields(type, data, out, path);
-  return out;
+  if (messageDepth >= maxNestingDepth) throw tooDeep();
+  messageDepth++;
+  try {
+    const special = apimachineryRenderers.get(type.fullName);
+    if (special) return special(data, path || type.name);
+    const out: JsonObject = {};
+    writeFields(type, data, out, path);
+    return out;
+  } finally {
+    messageDepth--;
+  }
 }
 
 function writeFields(type: Type, data: Uint8Array, out: JsonObject, path: string): void {
@@ -226,6 +241,8 @@ export function decodeKubernetesProtobuf(body: Buffer): KubeObject {
       );
     }
     const rendered = renderMessage(kubernetesProtoRoot.lookupType(entry.message), envelope.raw, '') as JsonObject;
+    // JSON carried as bytes (FieldsV1) was parsed without the raw-body scan: the decoded object as a whole is bounded.
+    if (exceedsNestingDepth(rendered)) throw tooDeep();
     // TypeMeta is inline and first in every Go API type: kind, then apiVersion.
     return { kind: envelope.kind, apiVersion: envelope.apiVersion, ...rendered } as KubeObject;
   } catch (err) {
