@@ -1,4 +1,4 @@
-import { checkJsonNesting, exceedsNestingDepth, jsonDepthError, maxNestingDepth } from './nesting-depth.js';
+import { checkJsonNesting, exceedsNestingDepth, jsonDepthError, managedFieldsExtraDepth, maxNestingDepth, objectExceedsNestingDepth } from './nesting-depth.js';
 
 const nested = (n: number, open = '[', close = ']', inner = '') => open.repeat(n) + inner + close.repeat(n);
 
@@ -47,5 +47,27 @@ describe('exceedsNestingDepth (decoded values)', () => {
   });
   it('walks without recursion, so a value far deeper than the stack allows is measured', () => {
     expect(exceedsNestingDepth(deep(200_000))).toBe(true);
+  });
+});
+
+describe('objectExceedsNestingDepth (a patched object: managedFields nest deeper than the fields they track)', () => {
+  const nested = (n: number): unknown => {
+    let v: unknown = {};
+    for (let i = 1; i < n; i++) v = { a: v };
+    return v;
+  };
+  // the object itself is level 1, zz's maps the levels below it
+  const object = (fieldLevels: number, managedFieldsLevels: number) => ({
+    metadata: { name: 'x', managedFields: [{ fieldsV1: nested(managedFieldsLevels - 4) }] },
+    zz: nested(fieldLevels - 1),
+  });
+  it.each([
+    [maxNestingDepth, maxNestingDepth + managedFieldsExtraDepth, false],
+    [maxNestingDepth + 1, 10, true],
+    [10, maxNestingDepth + managedFieldsExtraDepth + 1, true],
+    [10, 10, false],
+  ])('fields nesting %d levels, managedFields %d: %s', (fields, managed, want) => {
+    expect(exceedsNestingDepth(object(fields, 2))).toBe(fields > maxNestingDepth);
+    expect(objectExceedsNestingDepth(object(fields, managed))).toBe(want);
   });
 });

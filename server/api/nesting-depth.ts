@@ -104,3 +104,25 @@ export function exceedsNestingDepth(value: unknown, limit = maxNestingDepth): bo
   }
   return false;
 }
+
+/**
+ * How much deeper than the fields they track an object's managedFields nest (metadata, managedFields, the entry,
+ * fieldsV1, and the empty set of a leaf): an object whose fields nest maxNestingDepth levels is stored with
+ * managedFields that nest this much deeper.
+ */
+export const managedFieldsExtraDepth = 5;
+
+/**
+ * exceedsNestingDepth for an object the server is about to keep (a patch's result): its fields may nest
+ * `limit` levels, its managedFields the managedFieldsExtraDepth more they take to track such fields, so that an
+ * object at the limit can still be patched.
+ */
+export function objectExceedsNestingDepth(object: unknown, limit = maxNestingDepth): boolean {
+  const meta = isPlainObject(object) ? object['metadata'] : undefined;
+  if (!isPlainObject(meta) || !('managedFields' in meta)) return exceedsNestingDepth(object, limit);
+  const { managedFields, ...otherMeta } = meta;
+  // managedFields sit two levels down (the object, its metadata)
+  return exceedsNestingDepth({ ...(object as Record<string, unknown>), metadata: otherMeta }, limit) || exceedsNestingDepth(managedFields, limit + managedFieldsExtraDepth - 2);
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -5,11 +5,13 @@
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
-import { useApiServer } from '../../harness/jest.js';
+import { useApiServer, useWebhookServer } from '../../harness/jest.js';
+import { allow, patch } from '../../harness/webhook-server.js';
 import { checkJsonNesting, maxNestingDepth } from '../../server/api/nesting-depth.js';
 import { eventually } from '../support/eventually.js';
 
 const env = useApiServer({ storage: 'memory' });
+const webhook = useWebhookServer({ resetBeforeEach: true });
 const cms = '/api/v1/namespaces/default/configmaps';
 
 interface RawResponse {
@@ -153,9 +155,17 @@ describe('an object exactly at the nesting limit goes through every write path',
     expect((await raw('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', JSON.stringify(crd))).status).toBe(201);
   });
 
-  it('accepts a body of exactly maxNestingDepth levels and refuses one more', async () => {
+  it('accepts a body of exactly maxNestingDepth levels and refuses one more; patches keep an object at the limit', async () => {
     expect((await raw('POST', cms, JSON.stringify(deepConfigMap('limit-body', maxNestingDepth - 1)))).status).toBe(201);
     expect((await raw('POST', cms, JSON.stringify(deepConfigMap('limit-body-plus-one', maxNestingDepth)))).status).toBe(400);
+    // its managedFields nest 5 levels deeper, which a patch of it keeps
+    const merge = JSON.stringify({ metadata: { labels: { patched: 'yes' } } });
+    expect((await raw('PATCH', `${cms}/limit-body`, merge, 'application/merge-patch+json')).status).toBe(200);
+    const leaf = '/zz' + '/a'.repeat(maxNestingDepth - 1);
+    expect((await raw('PATCH', `${cms}/limit-body`, JSON.stringify([{ op: 'replace', path: leaf, value: 2 }]), 'application/json-patch+json')).status).toBe(200);
+    // one level more in a patch is refused
+    const deeper = JSON.stringify([{ op: 'replace', path: leaf, value: { b: 1 } }]);
+    expect((await raw('PATCH', `${cms}/limit-body`, deeper, 'application/json-patch+json')).json).toMatchObject({ code: 422, reason: 'Invalid' });
   });
 
   it('create, get, update, merge / strategic / JSON patch, server-side apply, YAML, strict validation', async () => {
@@ -242,6 +252,66 @@ describe('an object exactly at the nesting limit goes through every write path',
     expect(r.json).toMatchObject({ code: 422, reason: 'Invalid', message: 'the server rejected our request due to an error in our request' });
     const few = ops.slice(0, 3);
     expect((await raw('PATCH', `${cms}/copies`, JSON.stringify(few), 'application/json-patch+json')).status).toBe(200);
+  });
+});
+
+describe('mutating webhooks: objects at the limit go through, patches cannot grow them past it', () => {
+  const hookName = 'deep.example.com';
+  beforeAll(async () => {
+    const config = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingWebhookConfiguration',
+      metadata: { name: 'deep-hook' },
+      webhooks: [
+        {
+          name: hookName,
+          clientConfig: { url: webhook.url('/mutate'), caBundle: webhook.caBundle },
+          rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], operations: ['CREATE'] }],
+          objectSelector: { matchLabels: { hook: 'deep' } },
+          admissionReviewVersions: ['v1'],
+          sideEffects: 'None',
+          failurePolicy: 'Fail',
+        },
+      ],
+    };
+    expect((await raw('POST', '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations', JSON.stringify(config))).status).toBe(201);
+  });
+  const hooked = (name: string, levels: number) => ({ ...deepConfigMap(name, levels), metadata: { name, labels: { hook: 'deep' } } });
+  /** Creates hooked objects until the webhook has seen one (its configuration is in force); the last answer. */
+  async function createHooked(name: string, levels: number): Promise<RawResponse> {
+    let r: RawResponse | undefined;
+    await eventually(async () => {
+      const before = webhook.server.reviews.length;
+      r = await raw('POST', cms, JSON.stringify(hooked(`${name}-${before}`, levels)));
+      expect(webhook.server.reviews.length).toBeGreaterThan(before);
+    }, 30_000);
+    return r!;
+  }
+
+  it('sends an object at the limit in the AdmissionReview and applies the webhook\'s patch to it', async () => {
+    webhook.server.setHandler(() => patch([{ op: 'add', path: '/data', value: { mutated: 'yes' } }]));
+    const r = await createHooked('hooked', maxNestingDepth - 1);
+    expect(r.json['message']).toBeUndefined();
+    expect(r.status).toBe(201);
+    expect(r.json['data']).toEqual({ mutated: 'yes' });
+  });
+
+  it('fails a webhook patch that nests the object past the limit as an internal error (kube: the patched object does not decode)', async () => {
+    const value = (deepConfigMap('x', maxNestingDepth) as { zz: unknown }).zz;
+    webhook.server.setHandler(() => patch([{ op: 'add', path: '/spec', value }]));
+    const r = await createHooked('grown', 5);
+    expect(r.json).toMatchObject({ code: 500, reason: 'InternalError' });
+    expect(String(r.json['message'])).toContain(`the patched object nests deeper than ${maxNestingDepth} levels`);
+    await expectAlive();
+  });
+
+  it("fails a webhook's copy bomb with evanphx/json-patch's accumulated copy size error", async () => {
+    const ops = [{ op: 'add', path: '/data', value: { v: 'x'.repeat(100_000) } }, ...Array.from({ length: 40 }, (_, i) => ({ op: 'copy', from: '/data/v', path: `/data/c${i}` }))];
+    webhook.server.setHandler(() => patch(ops as Parameters<typeof patch>[0]));
+    const r = await createHooked('copies', 1);
+    expect(r.json).toMatchObject({ code: 500, reason: 'InternalError' });
+    expect(String(r.json['message'])).toContain('Unable to complete the copy, the accumulated size increase of copy is');
+    webhook.server.setHandler(() => allow());
   });
 });
 

@@ -2,7 +2,7 @@
 // gopkg.in/evanphx/json-patch.v4: jsonpatch.DecodePatch, then Patch.Apply to the object's JSON. The error texts are
 // that library's, since kube passes them to the client ("Internal error occurred: add operation does not apply: …").
 // Pure: the input document is never modified.
-import { exceedsNestingDepth, maxNestingDepth } from '../../api/nesting-depth.js';
+import { maxNestingDepth, objectExceedsNestingDepth } from '../../api/nesting-depth.js';
 import { goJsonKind, goJsonSyntaxError, goUnmarshalTypeError } from '../../endpoints/patch/go-json.js';
 
 /** A decoded JSON patch: operations as the webhook sent them (fields not validated until applied). */
@@ -293,6 +293,6 @@ export function applyJsonPatch(document: unknown, operations: JsonPatchOperation
     throw e;
   }
   // the decoder of the patched object refuses what nests too deep, before anything walks it
-  if (exceedsNestingDepth(root.value)) return { ok: false, error: `the patched object nests deeper than ${maxNestingDepth} levels` };
+  if (objectExceedsNestingDepth(root.value)) return { ok: false, error: `the patched object nests deeper than ${maxNestingDepth} levels` };
   return { ok: true, document: root.value };
 }

@@ -13,7 +13,7 @@
 // The original object is never modified. Checks on the result that need the request (name, namespace, uid)
 // are the caller's, as they are the patcher's in kube.
 import { StatusError, errors } from '../../api/errors.js';
-import { exceedsNestingDepth, maxNestingDepth } from '../../api/nesting-depth.js';
+import { maxNestingDepth, objectExceedsNestingDepth } from '../../api/nesting-depth.js';
 import type { KubeObject } from '../../api/types.js';
 import { decodeGoJson, goJsonKind, goUnmarshalFieldTypeError, goUnmarshalTypeError } from './go-json.js';
 import { applyJsonPatch, maxJSONPatchOperations } from './json-patch.js';
@@ -176,7 +176,7 @@ export function tryApplyPatch(patchType: string, original: KubeObject, patchBody
   // A patch can nest deeper than its body (a JSON patch adds a deep value at a deep path, or copies a value into
   // itself): kube's decoder of the patched JSON refuses it (runtime.DecodeInto, 422 on "patch"), and here nothing
   // after the patch, which recurses per level, ever sees it.
-  if (outcome.ok && exceedsNestingDepth(outcome.object)) {
+  if (outcome.ok && objectExceedsNestingDepth(outcome.object)) {
     return {
       ok: false,
       error: errors.invalid({ group: '', kind: '' }, '', [{ type: 'Invalid', field: 'patch', detail: `couldn't get version/kind; json parse error: exceeded max depth of ${maxNestingDepth}` }]),
