@@ -260,7 +260,7 @@ describe('full schemas of the built-in kinds', () => {
 
   it('describes a Pod down to its containers\' ports, with kube\'s names, formats, required fields and list keys', () => {
     const core = v3('', 'v1');
-    expect(props(core, 'io.k8s.api.core.v1.Pod')['spec']).toMatchObject(ref3('io.k8s.api.core.v1.PodSpec'));
+    expect(target(props(core, 'io.k8s.api.core.v1.Pod')['spec'])).toBe('#/components/schemas/io.k8s.api.core.v1.PodSpec');
     const containers = props(core, 'io.k8s.api.core.v1.PodSpec')['containers']!;
     expect(containers).toMatchObject({
       type: 'array',
@@ -286,6 +286,18 @@ describe('full schemas of the built-in kinds', () => {
     expect(props(core, 'io.k8s.api.core.v1.ContainerPort')['containerPort']).toMatchObject({ type: 'integer', format: 'int32' });
     expect(props(core, 'io.k8s.api.core.v1.PodSpec')['activeDeadlineSeconds']).toMatchObject({ type: 'integer', format: 'int64' });
     expect(props(core, 'io.k8s.api.core.v1.PodSpec')['nodeSelector']).toMatchObject({ type: 'object', additionalProperties: { type: 'string', default: '' }, 'x-kubernetes-map-type': 'atomic' });
+  });
+
+  it('describes fields that are references with kube\'s texts, which client-node\'s declarations drop', () => {
+    const core = v3('', 'v1');
+    expect(props(core, 'io.k8s.api.core.v1.Pod')['spec']).toEqual({
+      allOf: [ref3('io.k8s.api.core.v1.PodSpec')],
+      description: 'Specification of the desired behavior of the pod. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status',
+    });
+    expect(props(core, 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta')['creationTimestamp']!['description']).toMatch(/^CreationTimestamp is a timestamp representing the server time when this object was created\./);
+    // inlined members: Volume's sources are VolumeSource's, Probe's handlers ProbeHandler's
+    expect(props(core, 'io.k8s.api.core.v1.Volume')['configMap']!['description']).toBe('configMap represents a configMap that should populate this volume');
+    expect(props(core, 'io.k8s.api.core.v1.Probe')['httpGet']!['description']).toBe('HTTPGet specifies an HTTP GET request to perform.');
   });
 
   it('publishes Time, IntOrString and Quantity as kube does in v3 and in v2', async () => {

@@ -28,6 +28,12 @@ describe('kubectl explain', () => {
     expect(out).toMatch(/\n  resources\t<ResourceRequirements>\n/);
   });
 
+  it('explains a field that is a reference with kube\'s field description, then its type\'s', async () => {
+    const out = await clean(['explain', 'pod.spec']);
+    expect(out).toContain('FIELD: spec <PodSpec>\n\n\nDESCRIPTION:\n    Specification of the desired behavior of the pod. More info:\n');
+    expect(out).toContain('    PodSpec is a description of a pod.\n');
+  });
+
   it('explains a Deployment\'s pod template ports with --api-version, five levels down', async () => {
     const out = await clean(['explain', 'deployment.spec.template.spec.containers.ports', '--api-version=apps/v1']);
     expect(out).toMatch(/^GROUP:\s+apps\nKIND:\s+Deployment\nVERSION:\s+v1\n\nFIELD: ports <\[\]ContainerPort>\n/);

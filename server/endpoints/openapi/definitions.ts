@@ -1,7 +1,8 @@
 // The definitions of the built-in kinds' OpenAPI documents, field by field, from the same description of the types
 // that strict field validation and CEL type checking use (server/api/openapi: client-node's generated models, plus
 // the fields they lack), named as kube publishes them, with:
-// - descriptions and `required` from the models' declaration files (kube's own texts, see model-docs.ts);
+// - descriptions and `required` from the models' declaration files (kube's own texts, see model-docs.ts), and
+//   the descriptions those files drop (fields that are references) from reference-field-descriptions.ts;
 // - the formats kube publishes (int32, int64, double, byte, date-time), and its special types: Time and MicroTime
 //   (string, date-time), IntOrString (v2: string/int-or-string; v3: oneOf integer, string), Quantity (v2: string;
 //   v3: oneOf string, number), FieldsV1 and RawExtension (object), apiextensions' JSON types (no type);
@@ -112,11 +113,20 @@ export interface ModelCatalog {
 export async function loadModelCatalog(roots: readonly string[]): Promise<ModelCatalog> {
   const models = new Map<string, readonly Attribute[]>();
   for (const loaded of await Promise.all(roots.map((r) => loadModels(r)))) for (const [k, v] of loaded) if (!models.has(k)) models.set(k, v);
+  // imported here, not at startup: kube's descriptions of the fields the declaration files leave undocumented
+  const { referenceFieldDescriptions } = await import('../../api/openapi/reference-field-descriptions.js');
   const docs = new Map<string, ModelDoc>();
   await Promise.all(
     [...models.keys()].map(async (m) => {
       const d = await readModelDoc(m);
-      if (d) docs.set(m, d);
+      const added = referenceFieldDescriptions[m];
+      if (!added) {
+        if (d) docs.set(m, d);
+        return;
+      }
+      const fields = new Map(d?.fields);
+      for (const [f, description] of Object.entries(added)) fields.set(f, { required: fields.get(f)?.required ?? false, description });
+      docs.set(m, { ...(d?.description ? { description: d.description } : {}), fields });
     }),
   );
   return { models, docs };
