@@ -9,8 +9,10 @@
 // - the strategic merge patch tags of server/endpoints/patch/smp-schema.ts as x-kubernetes-patch-strategy and
 //   x-kubernetes-patch-merge-key, and the list and map types server-side apply uses
 //   (server/admission/policy/mutating/apply-schema.ts) as x-kubernetes-list-type, x-kubernetes-list-map-keys and
-//   x-kubernetes-map-type. Lists kube marks +listType=atomic explicitly are not told apart from unmarked ones, so
-//   `x-kubernetes-list-type: atomic` is left out (an unmarked list is atomic to every reader anyway).
+//   x-kubernetes-map-type: the documents say what this server's patch and apply do. Lists kube marks
+//   +listType=atomic are not told apart from unmarked ones, so `x-kubernetes-list-type: atomic` appears only where a
+//   patch tag says replace (an unmarked list is atomic to every reader anyway); +structType=atomic types carry
+//   x-kubernetes-map-type: atomic on their definition, as kube publishes them.
 import type { JsonObject, JsonValue } from '../../api/types.js';
 import { loadModels, modelSchemaOverrides, quantitySchema, type Attribute } from '../../api/openapi/client-node-models.js';
 import { definitionName, metaGroup, packageOfModel, type GroupVersion } from '../../api/openapi/definition-names.js';
