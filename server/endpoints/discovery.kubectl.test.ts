@@ -262,13 +262,13 @@ describe('kubectl against the discovery and OpenAPI endpoints', () => {
     expect(JSON.parse(post.body).metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']).toContain('"key":"one"');
   });
 
-  it('re-applies a changed manifest as a strategic merge patch built from kubectl\'s own types', async () => {
+  it('re-applies a changed manifest as a strategic merge patch built from the v3 schema', async () => {
     const r = await kubectl('apply', '-f', await writeManifest('two'));
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe('configmap/applied configured');
-    // v3 does not advertise strategic merge patch, so kubectl tries v2 (protobuf only), gets 406, and uses its compiled-in types
-    expect(find(r.requests, 'GET', '/openapi/v2')?.status).toBe(406);
+    // v3 advertises strategic merge patch and carries the patch tags, so kubectl never needs v2 (as against kube)
+    expect(find(r.requests, 'GET', '/openapi/v2')).toBeUndefined();
     const patch = find(r.requests, 'PATCH', '/api/v1/namespaces/default/configmaps/applied')!;
     expect(patch.contentType).toBe('application/strategic-merge-patch+json');
     expect(query(patch)).toEqual({ fieldManager: 'kubectl-client-side-apply', fieldValidation: 'Strict' });

@@ -6,6 +6,13 @@ import { builtinResources } from '../registry/catalogue/index.js';
 import { ResourceIndex } from '../registry/resource-index.js';
 import { allVerbs, type ResourceInfo } from '../registry/resource.js';
 import { definitionName, openAPIV3Document, openapiRouter, swaggerV2Document, type OpenAPIV3Document, type OpenAPIV3Root } from './openapi.js';
+import type { BuiltinDefinitions } from './openapi/definitions.js';
+import { builtinDefinitions } from './openapi/kind-schemas.js';
+
+let defs: BuiltinDefinitions;
+beforeAll(async () => {
+  defs = await builtinDefinitions();
+});
 
 const appFor = (index: ResourceIndex): express.Express => express().use(openapiRouter(index));
 const builtinIndex = (): ResourceIndex => new ResourceIndex(builtinResources);
@@ -97,12 +104,15 @@ describe('/openapi/v3/<group version>', () => {
 describe('OpenAPI v3 documents', () => {
   const index = builtinIndex();
   const gvs = index.groups().flatMap((g) => g.versions.map((v) => ({ group: g.group, version: v })));
-  const docs = gvs.map((gv) => ({ ...gv, doc: openAPIV3Document(index, gv.group, gv.version)! }));
+  let docs: Array<{ group: string; version: string; doc: OpenAPIV3Document }>;
+  beforeAll(() => {
+    docs = gvs.map((gv) => ({ ...gv, doc: openAPIV3Document(index, defs, gv.group, gv.version)! }));
+  });
 
   it.each(builtinResources.filter((r) => r.verbs.includes('patch')).map((r) => [`${r.group || 'core'}/${r.version} ${r.kind}`, r] as const))(
     'lets kubectl\'s QueryParamVerifierV3 find fieldValidation and dryRun on the PATCH of %s',
     (_name, r) => {
-      const doc = openAPIV3Document(index, r.group, r.version)!;
+      const doc = openAPIV3Document(index, defs, r.group, r.version)!;
       const gvk = { group: r.group, version: r.version, kind: r.kind };
       expect(supportsQueryParamV3(doc, gvk, 'fieldValidation')).toBe(true);
       expect(supportsQueryParamV3(doc, gvk, 'dryRun')).toBe(true);
@@ -121,7 +131,7 @@ describe('OpenAPI v3 documents', () => {
   });
 
   it('installs the operations of every verb for configmaps, with kube-apiserver\'s operation ids', () => {
-    const doc = openAPIV3Document(index, '', 'v1')!;
+    const doc = openAPIV3Document(index, defs, '', 'v1')!;
     const ids = (path: string): Record<string, unknown> =>
       Object.fromEntries(methods.filter((m) => doc.paths[path]?.[m]).map((m) => [m, (doc.paths[path]![m] as JsonObject)['operationId']]));
     expect(ids('/api/v1/namespaces/{namespace}/configmaps')).toEqual({ get: 'listCoreV1NamespacedConfigMap', post: 'createCoreV1NamespacedConfigMap', delete: 'deleteCoreV1CollectionNamespacedConfigMap' });
@@ -142,16 +152,25 @@ describe('OpenAPI v3 documents', () => {
     expect(patch['x-kubernetes-group-version-kind']).toEqual({ group: '', kind: 'ConfigMap', version: 'v1' });
   });
 
-  it('does not advertise strategic merge patch, whose patch metadata its open schemas cannot give', () => {
+  it('advertises strategic merge patch on the built-in kinds, whose schemas carry the patch tags, as kube does', () => {
     for (const { doc } of docs) {
       for (const { op } of operations(doc).filter((o) => o.method === 'patch')) {
-        expect(Object.keys(op.requestBody!.content).sort()).toEqual(['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json']);
+        expect(Object.keys(op.requestBody!.content)).toEqual(['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
       }
     }
   });
 
+  it('does not advertise strategic merge patch on a custom resource, as apiextensions-apiserver does not', () => {
+    const idx = builtinIndex();
+    idx.add(crd('stable.example.com', 'v1', 'CronTab'));
+    const doc = openAPIV3Document(idx, defs, 'stable.example.com', 'v1')!;
+    const patches = operations(doc).filter((o) => o.method === 'patch');
+    expect(patches.length).toBeGreaterThan(0);
+    for (const { op } of patches) expect(Object.keys(op.requestBody!.content)).toEqual(['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json']);
+  });
+
   it('gives virtual resources only their create operation', () => {
-    const doc = openAPIV3Document(index, 'authorization.k8s.io', 'v1')!;
+    const doc = openAPIV3Document(index, defs, 'authorization.k8s.io', 'v1')!;
     expect(operations(doc).map((o) => `${o.method} ${o.path}`).sort()).toEqual([
       'post /apis/authorization.k8s.io/v1/namespaces/{namespace}/localsubjectaccessreviews',
       'post /apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
@@ -161,7 +180,7 @@ describe('OpenAPI v3 documents', () => {
   });
 
   it('serves deployments/scale as autoscaling/v1 Scale', () => {
-    const doc = openAPIV3Document(index, 'apps', 'v1')!;
+    const doc = openAPIV3Document(index, defs, 'apps', 'v1')!;
     const scale = doc.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale']!;
     expect((scale['patch'] as JsonObject)['x-kubernetes-group-version-kind']).toEqual({ group: 'autoscaling', kind: 'Scale', version: 'v1' });
     expect((scale['get'] as JsonObject)['operationId']).toBe('readAppsV1NamespacedDeploymentScale');
@@ -170,7 +189,7 @@ describe('OpenAPI v3 documents', () => {
 
   it('describes each kind and its list with x-kubernetes-group-version-kind, and ObjectMeta field by field', () => {
     for (const r of builtinResources) {
-      const doc = openAPIV3Document(index, r.group, r.version)!;
+      const doc = openAPIV3Document(index, defs, r.group, r.version)!;
       const schema = doc.components.schemas[definitionName(r.group, r.version, r.kind)]!;
       expect(schema['x-kubernetes-group-version-kind']).toEqual([{ group: r.group, kind: r.kind, version: r.version }]);
       expect(Object.keys(schema['properties'] as JsonObject)).toEqual(expect.arrayContaining(['apiVersion', 'kind', 'metadata']));
@@ -226,5 +245,137 @@ describe('definitionName', () => {
     ['stable.example.com', 'v1', 'CronTab', 'com.example.stable.v1.CronTab'],
   ])('names %s/%s %s as %s', (group, version, kind, name) => {
     expect(definitionName(group, version, kind)).toBe(name);
+  });
+});
+
+// kube's published v3 schemas (kubernetes/api/openapi-spec/v3/api__v1_openapi.json and apis__apps__v1_openapi.json)
+// are the expectations below: names, refs, formats, required lists, extensions.
+describe('full schemas of the built-in kinds', () => {
+  const index = builtinIndex();
+  const v3 = (group: string, version: string): Record<string, JsonObject> => openAPIV3Document(index, defs, group, version)!.components.schemas;
+  const props = (schemas: Record<string, JsonObject>, name: string): Record<string, JsonObject> => schemas[name]!['properties'] as Record<string, JsonObject>;
+  const ref3 = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
+  /** the definition a field refers to, bare or wrapped in allOf (kube wraps described references) */
+  const target = (field: JsonObject | undefined): unknown => (field?.['allOf'] as JsonObject[] | undefined)?.[0]?.['$ref'] ?? field?.['$ref'];
+
+  it('describes a Pod down to its containers\' ports, with kube\'s names, formats, required fields and list keys', () => {
+    const core = v3('', 'v1');
+    expect(target(props(core, 'io.k8s.api.core.v1.Pod')['spec'])).toBe('#/components/schemas/io.k8s.api.core.v1.PodSpec');
+    const containers = props(core, 'io.k8s.api.core.v1.PodSpec')['containers']!;
+    expect(containers).toMatchObject({
+      type: 'array',
+      items: ref3('io.k8s.api.core.v1.Container'),
+      'x-kubernetes-list-map-keys': ['name'],
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-patch-merge-key': 'name',
+      'x-kubernetes-patch-strategy': 'merge',
+    });
+    expect(containers['description']).toBe('List of containers belonging to the pod. Containers cannot currently be added or removed. There must be at least one container in a Pod. Cannot be updated.');
+    expect(core['io.k8s.api.core.v1.PodSpec']!['required']).toEqual(['containers']);
+    expect(core['io.k8s.api.core.v1.Container']!['required']).toEqual(['name']);
+    expect(props(core, 'io.k8s.api.core.v1.Container')['ports']).toMatchObject({
+      items: ref3('io.k8s.api.core.v1.ContainerPort'),
+      'x-kubernetes-list-map-keys': ['containerPort', 'protocol'],
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-patch-merge-key': 'containerPort',
+      'x-kubernetes-patch-strategy': 'merge',
+    });
+    const port = core['io.k8s.api.core.v1.ContainerPort']!;
+    expect(port['required']).toEqual(['containerPort']);
+    expect(port['description']).toBe('ContainerPort represents a network port in a single container.');
+    expect(props(core, 'io.k8s.api.core.v1.ContainerPort')['containerPort']).toMatchObject({ type: 'integer', format: 'int32' });
+    expect(props(core, 'io.k8s.api.core.v1.PodSpec')['activeDeadlineSeconds']).toMatchObject({ type: 'integer', format: 'int64' });
+    expect(props(core, 'io.k8s.api.core.v1.PodSpec')['nodeSelector']).toMatchObject({ type: 'object', additionalProperties: { type: 'string', default: '' }, 'x-kubernetes-map-type': 'atomic' });
+  });
+
+  it('describes fields that are references with kube\'s texts, which client-node\'s declarations drop', () => {
+    const core = v3('', 'v1');
+    expect(props(core, 'io.k8s.api.core.v1.Pod')['spec']).toEqual({
+      allOf: [ref3('io.k8s.api.core.v1.PodSpec')],
+      description: 'Specification of the desired behavior of the pod. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status',
+    });
+    expect(props(core, 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta')['creationTimestamp']!['description']).toMatch(/^CreationTimestamp is a timestamp representing the server time when this object was created\./);
+    // inlined members: Volume's sources are VolumeSource's, Probe's handlers ProbeHandler's
+    expect(props(core, 'io.k8s.api.core.v1.Volume')['configMap']!['description']).toBe('configMap represents a configMap that should populate this volume');
+    expect(props(core, 'io.k8s.api.core.v1.Probe')['httpGet']!['description']).toBe('HTTPGet specifies an HTTP GET request to perform.');
+  });
+
+  it('publishes Time, IntOrString and Quantity as kube does in v3 and in v2', async () => {
+    const core = v3('', 'v1');
+    expect(props(core, 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta')['creationTimestamp']).toMatchObject({ allOf: [ref3('io.k8s.apimachinery.pkg.apis.meta.v1.Time')] });
+    expect(core['io.k8s.apimachinery.pkg.apis.meta.v1.Time']).toMatchObject({ type: 'string', format: 'date-time' });
+    expect(core['io.k8s.apimachinery.pkg.util.intstr.IntOrString']).toMatchObject({ oneOf: [{ type: 'integer' }, { type: 'string' }], format: 'int-or-string' });
+    expect(core['io.k8s.apimachinery.pkg.api.resource.Quantity']).toMatchObject({ oneOf: [{ type: 'string' }, { type: 'number' }] });
+    expect(props(core, 'io.k8s.api.core.v1.ResourceRequirements')['limits']).toMatchObject({ type: 'object', additionalProperties: ref3('io.k8s.apimachinery.pkg.api.resource.Quantity') });
+    expect(props(core, 'io.k8s.api.core.v1.Secret')['data']).toMatchObject({ type: 'object', additionalProperties: { type: 'string', format: 'byte' } });
+    expect(target(props(v3('apps', 'v1'), 'io.k8s.api.apps.v1.RollingUpdateDeployment')['maxSurge'])).toBe('#/components/schemas/io.k8s.apimachinery.pkg.util.intstr.IntOrString');
+    const v2 = swaggerV2Document(index, defs).definitions;
+    expect(v2['io.k8s.apimachinery.pkg.util.intstr.IntOrString']).toMatchObject({ type: 'string', format: 'int-or-string' });
+    expect(v2['io.k8s.apimachinery.pkg.api.resource.Quantity']).toMatchObject({ type: 'string' });
+    expect((v2['io.k8s.api.apps.v1.RollingUpdateDeployment']!['properties'] as JsonObject)['maxSurge']).toMatchObject({ $ref: '#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString' });
+  });
+
+  it('names the types a kind reaches in their own packages: a Deployment\'s pod template is core/v1, its selector meta/v1 and atomic', () => {
+    const apps = v3('apps', 'v1');
+    expect(target(props(apps, 'io.k8s.api.apps.v1.DeploymentSpec')['template'])).toBe('#/components/schemas/io.k8s.api.core.v1.PodTemplateSpec');
+    expect(target(props(apps, 'io.k8s.api.apps.v1.DeploymentSpec')['selector'])).toBe('#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector');
+    expect(apps['io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector']!['x-kubernetes-map-type']).toBe('atomic');
+    expect(apps['io.k8s.api.apps.v1.DeploymentSpec']!['required']).toEqual(['selector', 'template']);
+    expect(props(apps, 'io.k8s.api.apps.v1.DeploymentSpec')['strategy']).toMatchObject({ allOf: [ref3('io.k8s.api.apps.v1.DeploymentStrategy')], 'x-kubernetes-patch-strategy': 'retainKeys' });
+    // each v3 document holds only what its group version reaches, as kube's per-group-version documents do
+    expect(apps['io.k8s.api.core.v1.Pod']).toBeUndefined();
+    expect(apps['io.k8s.api.core.v1.PodSpec']).toBeDefined();
+    const adm = v3('admissionregistration.k8s.io', 'v1');
+    expect(props(adm, 'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicySpec')['mutations']).toMatchObject({ items: ref3('io.k8s.api.admissionregistration.v1.Mutation') });
+    expect(target(props(adm, 'io.k8s.api.admissionregistration.v1.ValidatingWebhook')['clientConfig'])).toBe('#/components/schemas/io.k8s.api.admissionregistration.v1.WebhookClientConfig');
+    expect(props(adm, 'io.k8s.api.admissionregistration.v1.WebhookClientConfig')['caBundle']).toMatchObject({ type: 'string', format: 'byte' });
+    const ext = v3('apiextensions.k8s.io', 'v1');
+    expect(props(ext, 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps')['properties']).toMatchObject({
+      additionalProperties: ref3('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps'),
+    });
+  });
+
+  it('keeps a custom resource\'s own schema, with ObjectMeta described in the same document', () => {
+    const idx = builtinIndex();
+    idx.add({ ...crd('stable.example.com', 'v1', 'CronTab'), openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { cronSpec: { type: 'string' } } } } } });
+    const doc = openAPIV3Document(idx, defs, 'stable.example.com', 'v1')!;
+    const schema = doc.components.schemas['com.example.stable.v1.CronTab']!;
+    expect((schema['properties'] as JsonObject)['spec']).toEqual({ type: 'object', properties: { cronSpec: { type: 'string' } } });
+    expect(doc.components.schemas['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']).toBeDefined();
+    for (const ref of refsOf(doc as unknown as JsonValue)) expect(doc.components.schemas[ref.slice('#/components/schemas/'.length)]).toBeDefined();
+  });
+
+  /** What an OpenAPI 3.0 / Swagger 2.0 schema object may hold, as generators read them. */
+  function schemaProblems(s: JsonValue, path: string, version: 2 | 3, out: string[]): void {
+    if (!s || typeof s !== 'object' || Array.isArray(s)) return void out.push(`${path}: not an object`);
+    const allowed = new Set(['$ref', 'description', 'type', 'format', 'items', 'properties', 'additionalProperties', 'required', 'default', 'enum', 'allOf', 'oneOf', 'anyOf', 'nullable', 'x-kubernetes-group-version-kind', 'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-map-type', 'x-kubernetes-patch-strategy', 'x-kubernetes-patch-merge-key', 'x-kubernetes-preserve-unknown-fields']);
+    for (const k of Object.keys(s)) if (!allowed.has(k)) out.push(`${path}: unexpected key ${k}`);
+    if (version === 2 && (s['oneOf'] || s['anyOf'] || s['nullable'] || s['allOf'])) out.push(`${path}: not Swagger 2.0`);
+    if (s['$ref'] !== undefined && Object.keys(s).some((k) => k !== '$ref' && (version === 3 || !['description', 'default'].includes(k)) && !k.startsWith('x-'))) out.push(`${path}: $ref with siblings`);
+    if (s['type'] !== undefined && !['object', 'array', 'string', 'integer', 'number', 'boolean'].includes(s['type'] as string)) out.push(`${path}: type ${JSON.stringify(s['type'])}`);
+    if (s['type'] === 'array' && !s['items']) out.push(`${path}: array without items`);
+    if (s['required'] !== undefined) {
+      const names = Object.keys((s['properties'] as JsonObject | undefined) ?? {});
+      for (const r of s['required'] as string[]) if (!names.includes(r)) out.push(`${path}: required ${r} is no property`);
+    }
+    for (const [k, v] of Object.entries((s['properties'] as JsonObject | undefined) ?? {})) schemaProblems(v, `${path}.${k}`, version, out);
+    if (s['items']) schemaProblems(s['items'], `${path}[]`, version, out);
+    if (s['additionalProperties'] && typeof s['additionalProperties'] === 'object') schemaProblems(s['additionalProperties'], `${path}{}`, version, out);
+    for (const k of ['allOf', 'oneOf', 'anyOf']) ((s[k] as JsonValue[] | undefined) ?? []).forEach((x, i) => schemaProblems(x, `${path}.${k}[${i}]`, version, out));
+  }
+
+  it('serves schema objects an OpenAPI 3.0 generator accepts, in every v3 document, and Swagger 2.0 ones in v2', () => {
+    const problems: string[] = [];
+    for (const g of index.groups()) for (const v of g.versions) for (const [name, s] of Object.entries(v3(g.group, v))) schemaProblems(s, name, 3, problems);
+    for (const [name, s] of Object.entries(swaggerV2Document(index, defs).definitions)) schemaProblems(s, name, 2, problems);
+    expect(problems).toEqual([]);
+  });
+
+  it('describes every served built-in kind field by field (no kind is left open)', () => {
+    for (const r of builtinResources) {
+      const s = v3(r.group, r.version)[definitionName(r.group, r.version, r.kind)]!;
+      expect([r.kind, s['x-kubernetes-preserve-unknown-fields']]).toEqual([r.kind, undefined]);
+      expect([r.kind, typeof s['description']]).toEqual([r.kind, 'string']);
+    }
   });
 });

@@ -7,15 +7,12 @@
 //   installs (read, list, create, replace, patch, delete, deletecollection, watch, and the status and scale
 //   subresources), with the query parameters it accepts, so kubectl's QueryParamVerifierV3 finds
 //   `fieldValidation` (and `dryRun`, `fieldManager`) on PATCH and uses server-side field validation.
-// - ObjectMeta, ListMeta, Status, DeleteOptions, WatchEvent and autoscaling/v1 Scale are described field
-//   by field. Each kind's schema names apiVersion, kind, metadata and its well-known top-level fields, and
-//   leaves everything below those open (`x-kubernetes-preserve-unknown-fields`): the server validates
-//   objects itself, and these schemas are only for discovery and `kubectl explain`.
-// - Because the schemas below the top level are open, PATCH does not advertise
-//   application/strategic-merge-patch+json: kubectl would then compute strategic merge patches from these
-//   schemas and fail on any field they do not name. Without it kubectl falls back to its compiled-in types for
-//   built-in kinds (still sending strategic merge patches) and to JSON merge patch for others, as it does
-//   for CustomResourceDefinitions.
+// - Schemas are full (./openapi/definitions.ts, ./openapi/kind-schemas.ts): every built-in kind and every type it
+//   reaches, field by field, named as kube names them, from the type description strict field validation uses;
+//   custom resources from their CRD's schema. So `kubectl explain` works at any depth, and PATCH advertises
+//   application/strategic-merge-patch+json where kube has patch tags (kubectl reads them from these schemas).
+// - Documents are built on the first request (the models load then, not at startup) and kept until the set of
+//   served resources changes; each is served with a strong ETag, and the v3 root pins each URL to its hash.
 // - /openapi/v2 is served as JSON only. client-go asks for protobuf there; the 406 it gets makes it give up on
 //   v2 quietly (it only uses v2 when v3 is missing), so no protobuf encoder is needed.
 import { Router, type Request, type Response } from 'express';
@@ -24,24 +21,17 @@ import type { JsonObject, JsonValue } from '../api/types.js';
 import { writeError } from '../http/responses.js';
 import type { ResourceIndex } from '../registry/resource-index.js';
 import type { ResourceInfo } from '../registry/resource.js';
+import { definitionName } from '../api/openapi/definition-names.js';
 import { acceptsPlainJSON, contentHash, mirroredKubernetesVersion, notFoundError, parseAccept, sendBody } from './discovery.js';
+import { v2Style, v3Style, type BuiltinDefinitions, type SchemaStyle } from './openapi/definitions.js';
+import { builtinDefinitions, documentSchemas, meta } from './openapi/kind-schemas.js';
+import { strategicMergeSchemaFor } from './patch/smp-schema.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Names
 
-/** Definition (component) names as kube-openapi derives them from Go packages. */
-export function definitionName(group: string, version: string, kind: string): string {
-  if (group === '') return `io.k8s.api.core.${version}.${kind}`;
-  if (group === 'apiextensions.k8s.io') return `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.${version}.${kind}`;
-  if (group === 'apiregistration.k8s.io') return `io.k8s.kube-aggregator.pkg.apis.apiregistration.${version}.${kind}`;
-  if (!group.includes('.')) return `io.k8s.api.${group}.${version}.${kind}`;
-  if (group.endsWith('.k8s.io')) return `io.k8s.api.${group.slice(0, -'.k8s.io'.length).split('.')[0]}.${version}.${kind}`;
-  // Custom resources: the reversed group, as the CRD OpenAPI builder names them (com.example.stable.v1.CronTab).
-  return `${group.split('.').reverse().join('.')}.${version}.${kind}`;
-}
+export { definitionName };
 
-const meta = (kind: string): string => `io.k8s.apimachinery.pkg.apis.meta.v1.${kind}`;
-const rawExtension = 'io.k8s.apimachinery.pkg.runtime.RawExtension';
 const scaleDefinition = definitionName('autoscaling', 'v1', 'Scale');
 
 /** "admissionregistration.k8s.io" → "Admissionregistration", "" → "Core", "stable.example.com" → "StableExampleCom". */
@@ -62,329 +52,7 @@ function tagOf(group: string, version: string): string {
 
 const capitalize = (s: string): string => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
 
-// ---------------------------------------------------------------------------------------------------------
-// Schemas, written once for both formats: `ref` renders a reference ("#/components/schemas/…" or
-// "#/definitions/…"), `field` wraps a reference with a description as each format does (v3: allOf).
-
-interface SchemaStyle {
-  ref(name: string): JsonObject;
-  field(name: string, description: string, extra?: JsonObject): JsonObject;
-}
-
-const v3Style: SchemaStyle = {
-  ref: (name) => ({ $ref: `#/components/schemas/${name}` }),
-  field: (name, description, extra = {}) => ({ allOf: [{ $ref: `#/components/schemas/${name}` }], description, ...extra }),
-};
-
-const v2Style: SchemaStyle = {
-  ref: (name) => ({ $ref: `#/definitions/${name}` }),
-  field: (name, description, extra = {}) => ({ $ref: `#/definitions/${name}`, description, ...extra }),
-};
-
-const str = (description: string, extra: JsonObject = {}): JsonObject => ({ type: 'string', description, ...extra });
-const int = (description: string, format: 'int32' | 'int64' = 'int64'): JsonObject => ({ type: 'integer', format, description });
-const bool = (description: string): JsonObject => ({ type: 'boolean', description });
-const stringMap = (description: string): JsonObject => ({ type: 'object', additionalProperties: { type: 'string', default: '' }, description });
-const openObject = (description: string): JsonObject => ({ type: 'object', description, 'x-kubernetes-preserve-unknown-fields': true });
-const openList = (description: string, extra: JsonObject = {}): JsonObject => ({ type: 'array', items: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }, description, ...extra });
 const gvkExtension = (group: string, version: string, kind: string): JsonObject => ({ group, kind, version });
-
-const apiVersionField = str('APIVersion defines the versioned schema of this representation of an object.');
-const kindField = str('Kind is a string value representing the REST resource this object represents, in CamelCase.');
-
-/** The meta/v1 types every group version document carries, described field by field. */
-function metaSchemas(s: SchemaStyle, group: string, version: string): Record<string, JsonObject> {
-  const deleteOptionsGVKs: JsonValue[] = [gvkExtension('', 'v1', 'DeleteOptions')];
-  if (group !== '') deleteOptionsGVKs.push(gvkExtension(group, version, 'DeleteOptions'));
-  return {
-    [meta('Time')]: { type: 'string', format: 'date-time', description: 'An RFC 3339 timestamp with second precision.' },
-    [meta('MicroTime')]: { type: 'string', format: 'date-time', description: 'An RFC 3339 timestamp with microsecond precision.' },
-    [meta('FieldsV1')]: { type: 'object', description: 'FieldsV1 stores a set of fields in a data structure like a Trie, in JSON format.' },
-    [meta('ManagedFieldsEntry')]: {
-      type: 'object',
-      description: 'ManagedFieldsEntry is a workflow-id, a FieldSet and the group version of the resource that the fieldset applies to.',
-      properties: {
-        apiVersion: str('APIVersion of the resource the field set applies to.'),
-        fieldsType: str('The format of the fields field; the only valid value is "FieldsV1".'),
-        fieldsV1: s.field(meta('FieldsV1'), 'The first JSON version format of the field set.'),
-        manager: str('The identifier of the workflow managing these fields.'),
-        operation: str('The type of operation which lead to this entry being created: "Apply" or "Update".'),
-        subresource: str('The name of the subresource used to update the object, or empty for the main resource.'),
-        time: s.field(meta('Time'), 'When the most recent operation of this entry happened.'),
-      },
-    },
-    [meta('OwnerReference')]: {
-      type: 'object',
-      description: 'OwnerReference contains enough information to let you identify an owning object.',
-      required: ['apiVersion', 'kind', 'name', 'uid'],
-      properties: {
-        apiVersion: str('API version of the referent.', { default: '' }),
-        blockOwnerDeletion: bool('If true, and the owner has the "foregroundDeletion" finalizer, the owner cannot be deleted from storage until this reference is removed.'),
-        controller: bool('If true, this reference points to the managing controller.'),
-        kind: str('Kind of the referent.', { default: '' }),
-        name: str('Name of the referent.', { default: '' }),
-        uid: str('UID of the referent.', { default: '' }),
-      },
-      'x-kubernetes-map-type': 'atomic',
-    },
-    [meta('ObjectMeta')]: {
-      type: 'object',
-      description: 'ObjectMeta is metadata that all persisted resources must have, which includes all objects users must create.',
-      properties: {
-        annotations: stringMap('Annotations is an unstructured key value map stored with a resource that may be set by external tools to store and retrieve arbitrary metadata.'),
-        creationTimestamp: s.field(meta('Time'), 'When this object was created. Set by the server; read-only.'),
-        deletionGracePeriodSeconds: int('Number of seconds allowed for this object to gracefully terminate before it is removed from the system. Read-only.'),
-        deletionTimestamp: s.field(meta('Time'), 'When this resource will be deleted. Set by the server when a graceful deletion is requested; read-only.'),
-        finalizers: {
-          type: 'array',
-          items: { type: 'string', default: '' },
-          description: 'Must be empty before the object is deleted from the registry.',
-          'x-kubernetes-list-type': 'set',
-          'x-kubernetes-patch-strategy': 'merge',
-        },
-        generateName: str('An optional prefix, used by the server to generate a unique name only if the name field has not been provided.'),
-        generation: int('A sequence number representing a specific generation of the desired state. Populated by the system; read-only.'),
-        labels: stringMap('Map of string keys and values that can be used to organize and categorize (scope and select) objects.'),
-        managedFields: {
-          type: 'array',
-          items: s.ref(meta('ManagedFieldsEntry')),
-          description: 'Maps workflow-id and version to the set of fields that are managed by that workflow.',
-          'x-kubernetes-list-type': 'atomic',
-        },
-        name: str('Name must be unique within a namespace. Cannot be updated.'),
-        namespace: str('Namespace defines the space within which each name must be unique. Cannot be updated.'),
-        ownerReferences: {
-          type: 'array',
-          items: s.ref(meta('OwnerReference')),
-          description: 'List of objects depended by this object.',
-          'x-kubernetes-list-map-keys': ['uid'],
-          'x-kubernetes-list-type': 'map',
-          'x-kubernetes-patch-merge-key': 'uid',
-          'x-kubernetes-patch-strategy': 'merge',
-        },
-        resourceVersion: str('An opaque value that represents the internal version of this object, used for optimistic concurrency. Read-only.'),
-        selfLink: str('Deprecated: selfLink is a legacy read-only field that is no longer populated by the system.'),
-        uid: str('The unique in time and space value for this object. Populated by the system; read-only.'),
-      },
-    },
-    [meta('ListMeta')]: {
-      type: 'object',
-      description: 'ListMeta describes metadata that synthetic resources must have, including lists.',
-      properties: {
-        continue: str('Set when the list was limited; pass it as the continue parameter to get the next page.'),
-        remainingItemCount: int('The number of subsequent items in the list which are not included in this list response.'),
-        resourceVersion: str('The store revision this list is consistent with. Read-only.'),
-        selfLink: str('Deprecated: no longer populated by the system.'),
-      },
-    },
-    [meta('StatusCause')]: {
-      type: 'object',
-      description: 'StatusCause provides more information about an api.Status failure.',
-      properties: {
-        field: str('The field of the resource that has caused this error, as a JSON-path-like expression ("spec.containers[0].name").'),
-        message: str('A human-readable description of the cause of the error.'),
-        reason: str('A machine-readable description of the cause of the error.'),
-      },
-    },
-    [meta('StatusDetails')]: {
-      type: 'object',
-      description: 'StatusDetails is a set of additional properties that MAY be set by the server to provide additional information about a response.',
-      properties: {
-        causes: { type: 'array', items: s.ref(meta('StatusCause')), description: 'Extended data associated with the reason.', 'x-kubernetes-list-type': 'atomic' },
-        group: str('The group attribute of the resource associated with the status.'),
-        kind: str('The kind attribute of the resource associated with the status.'),
-        name: str('The name attribute of the resource associated with the status.'),
-        retryAfterSeconds: int('If specified, the time in seconds before the operation should be retried.', 'int32'),
-        uid: str('UID of the resource.'),
-      },
-    },
-    [meta('Status')]: {
-      type: 'object',
-      description: 'Status is a return value for calls that do not return other objects.',
-      properties: {
-        apiVersion: apiVersionField,
-        code: int('Suggested HTTP return code for this status, 0 if not set.', 'int32'),
-        details: s.field(meta('StatusDetails'), 'Extended data associated with the reason.'),
-        kind: kindField,
-        message: str('A human-readable description of the status of this operation.'),
-        metadata: s.field(meta('ListMeta'), 'Standard list metadata.', { default: {} }),
-        reason: str('A machine-readable description of why this operation is in the "Failure" status.'),
-        status: str('Status of the operation. One of: "Success" or "Failure".'),
-      },
-      'x-kubernetes-group-version-kind': [gvkExtension('', 'v1', 'Status')],
-    },
-    [meta('Preconditions')]: {
-      type: 'object',
-      description: 'Preconditions must be fulfilled before an operation (update, delete, etc.) is carried out.',
-      properties: { resourceVersion: str('Specifies the target ResourceVersion'), uid: str('Specifies the target UID.') },
-    },
-    [meta('DeleteOptions')]: {
-      type: 'object',
-      description: 'DeleteOptions may be provided when deleting an API object.',
-      properties: {
-        apiVersion: apiVersionField,
-        dryRun: { type: 'array', items: { type: 'string', default: '' }, description: 'When present, modifications are not persisted. The only valid value is "All".', 'x-kubernetes-list-type': 'atomic' },
-        gracePeriodSeconds: int('The duration in seconds before the object should be deleted.'),
-        ignoreStoreReadErrorWithClusterBreakingPotential: bool('If set, an object whose stored form cannot be read is deleted anyway (unsafe).'),
-        kind: kindField,
-        orphanDependents: bool('Deprecated: use propagationPolicy. Whether dependent objects should be orphaned.'),
-        preconditions: s.field(meta('Preconditions'), 'Must be fulfilled before a deletion is carried out.'),
-        propagationPolicy: str('Whether and how garbage collection will be performed: "Orphan", "Background" or "Foreground".'),
-      },
-      'x-kubernetes-group-version-kind': deleteOptionsGVKs,
-    },
-    [meta('Patch')]: { type: 'object', description: 'Patch is provided to give a concrete name and type to the Kubernetes PATCH request body.' },
-    [meta('WatchEvent')]: {
-      type: 'object',
-      description: 'Event represents a single event to a watched resource.',
-      required: ['type', 'object'],
-      properties: {
-        object: s.field(rawExtension, 'The object: the new state for ADDED and MODIFIED, the last state for DELETED, a Status for ERROR, a BOOKMARK with only resourceVersion.'),
-        type: str('ADDED, MODIFIED, DELETED, BOOKMARK or ERROR.', { default: '' }),
-      },
-      'x-kubernetes-group-version-kind': [gvkExtension('', 'v1', 'WatchEvent'), ...(group !== '' ? [gvkExtension(group, version, 'WatchEvent')] : [])],
-    },
-    [rawExtension]: { type: 'object', description: 'RawExtension holds an embedded object.' },
-  };
-}
-
-function scaleSchemas(s: SchemaStyle): Record<string, JsonObject> {
-  return {
-    [definitionName('autoscaling', 'v1', 'ScaleSpec')]: {
-      type: 'object',
-      description: 'ScaleSpec describes the attributes of a scale subresource.',
-      properties: { replicas: int('The desired number of instances for the scaled object.', 'int32') },
-    },
-    [definitionName('autoscaling', 'v1', 'ScaleStatus')]: {
-      type: 'object',
-      description: 'ScaleStatus represents the current status of a scale subresource.',
-      required: ['replicas'],
-      properties: {
-        replicas: { ...int('The actual number of observed instances of the scaled object.', 'int32'), default: 0 },
-        selector: str('The label query over pods that should match the replicas count, in the serialized form of a label selector.'),
-      },
-    },
-    [scaleDefinition]: {
-      type: 'object',
-      description: 'Scale represents a scaling request for a resource.',
-      properties: {
-        apiVersion: apiVersionField,
-        kind: kindField,
-        metadata: s.field(meta('ObjectMeta'), 'Standard object metadata.', { default: {} }),
-        spec: s.field(definitionName('autoscaling', 'v1', 'ScaleSpec'), 'Defines the behavior of the scale.', { default: {} }),
-        status: s.field(definitionName('autoscaling', 'v1', 'ScaleStatus'), 'The current status of the scale. Read-only.', { default: {} }),
-      },
-      'x-kubernetes-group-version-kind': [gvkExtension('autoscaling', 'v1', 'Scale')],
-    },
-  };
-}
-
-/** Top-level fields of the built-in kinds that have no spec/status; anything else gets spec (and status). */
-const topLevelFields: Record<string, () => Record<string, JsonObject>> = {
-  '/ConfigMap': () => ({
-    binaryData: { type: 'object', additionalProperties: { type: 'string', format: 'byte' }, description: 'Binary data, base64-encoded in JSON. Keys must not overlap with data.' },
-    data: stringMap('Configuration data. Keys must consist of alphanumeric characters, "-", "_" or ".".'),
-    immutable: bool('If true, data and binaryData cannot be updated.'),
-  }),
-  '/Secret': () => ({
-    data: { type: 'object', additionalProperties: { type: 'string', format: 'byte' }, description: 'Secret data, base64-encoded in JSON.' },
-    immutable: bool('If true, data cannot be updated.'),
-    stringData: stringMap('Write-only convenience field: merged into data on write, never output.'),
-    type: str('Used to facilitate programmatic handling of secret data.'),
-  }),
-  '/ServiceAccount': () => ({
-    automountServiceAccountToken: bool('Whether pods running as this service account should have an API token automatically mounted.'),
-    imagePullSecrets: openList('References to secrets in the same namespace to use for pulling images.', { 'x-kubernetes-list-type': 'atomic' }),
-    secrets: openList('Deprecated: secrets pods running as this service account may use.', { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }),
-  }),
-  '/Event': () => ({
-    action: str('What action was taken/failed regarding the involved object.'),
-    count: int('The number of times this event has occurred.', 'int32'),
-    eventTime: str('Time when this event was first observed.', { format: 'date-time' }),
-    firstTimestamp: str('The time at which the event was first recorded.', { format: 'date-time' }),
-    involvedObject: openObject('The object that this event is about.'),
-    lastTimestamp: str('The time at which the most recent occurrence of this event was recorded.', { format: 'date-time' }),
-    message: str('A human-readable description of the status of this operation.'),
-    reason: str('A short, machine understandable string that gives the reason for the transition.'),
-    related: openObject('Optional secondary object for more complex actions.'),
-    reportingComponent: str('Name of the controller that emitted this event.', { default: '' }),
-    reportingInstance: str('ID of the controller instance.', { default: '' }),
-    series: openObject('Data about the event series this event represents.'),
-    source: openObject('The component reporting this event.'),
-    type: str('Type of this event (Normal, Warning).'),
-  }),
-  'admissionregistration.k8s.io/ValidatingWebhookConfiguration': () => ({
-    webhooks: openList('Webhooks and the resources and operations they apply to.', { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }),
-  }),
-  'admissionregistration.k8s.io/MutatingWebhookConfiguration': () => ({
-    webhooks: openList('Webhooks and the resources and operations they apply to.', { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' }),
-  }),
-};
-
-/**
- * A custom resource's kind schema: the version's openAPIV3Schema with apiVersion, kind and metadata (a reference
- * to ObjectMeta) added at the root, as apiextensions-apiserver's OpenAPI builder publishes it.
- */
-function customResourceKindSchema(s: SchemaStyle, r: ResourceInfo, own: Record<string, unknown>): JsonObject {
-  const schema = structuredClone(own) as JsonObject;
-  const properties = { ...((schema['properties'] as JsonObject | undefined) ?? {}) };
-  properties['apiVersion'] = apiVersionField;
-  properties['kind'] = kindField;
-  properties['metadata'] = s.field(meta('ObjectMeta'), 'Standard object metadata.');
-  // Swagger 2.0 has no nullable
-  if (s === v2Style) dropNullable(schema);
-  return { ...schema, type: 'object', properties, 'x-kubernetes-group-version-kind': [gvkExtension(r.group, r.version, r.kind)] };
-}
-
-function dropNullable(v: JsonValue): void {
-  if (Array.isArray(v)) v.forEach(dropNullable);
-  else if (v && typeof v === 'object') {
-    delete v['nullable'];
-    Object.values(v).forEach(dropNullable);
-  }
-}
-
-function kindSchemas(s: SchemaStyle, r: ResourceInfo): Record<string, JsonObject> {
-  const name = definitionName(r.group, r.version, r.kind);
-  if (r.openAPIV3Schema) {
-    return {
-      [name]: customResourceKindSchema(s, r, r.openAPIV3Schema),
-      ...listSchema(s, r, name),
-    };
-  }
-  const fields = topLevelFields[`${r.group}/${r.kind}`]?.() ?? {
-    spec: openObject(`The desired state of the ${r.kind}.`),
-    ...(r.hasStatus || r.virtual ? { status: openObject(`The most recently observed status of the ${r.kind}. Read-only.`) } : {}),
-  };
-  const schemas: Record<string, JsonObject> = {
-    [name]: {
-      type: 'object',
-      description: `${r.kind} (${r.group === '' ? '' : `${r.group}/`}${r.version}). apiVersion, kind and metadata are described exactly; the fields below them are accepted as sent.`,
-      properties: { apiVersion: apiVersionField, kind: kindField, metadata: s.field(meta('ObjectMeta'), 'Standard object metadata.', { default: {} }), ...fields },
-      'x-kubernetes-preserve-unknown-fields': true,
-      'x-kubernetes-group-version-kind': [gvkExtension(r.group, r.version, r.kind)],
-    },
-  };
-  if (!r.virtual) Object.assign(schemas, listSchema(s, r, name));
-  return schemas;
-}
-
-function listSchema(s: SchemaStyle, r: ResourceInfo, name: string): Record<string, JsonObject> {
-  return {
-    [definitionName(r.group, r.version, r.listKind)]: {
-      type: 'object',
-      description: `${r.listKind} is a list of ${r.kind} objects.`,
-      required: ['items'],
-      properties: {
-        apiVersion: apiVersionField,
-        items: { type: 'array', items: s.ref(name), description: `List of ${r.resource}.` },
-        kind: kindField,
-        metadata: s.field(meta('ListMeta'), 'Standard list metadata.', { default: {} }),
-      },
-      'x-kubernetes-group-version-kind': [gvkExtension(r.group, r.version, r.listKind)],
-    },
-  };
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // Operations, as a format-neutral model rendered to v3 or v2.
@@ -460,8 +128,12 @@ const deleteParams: ParamSpec[] = [
   q('propagationPolicy', 'string', 'Whether and how garbage collection will be performed: Orphan, Background or Foreground.'),
 ];
 
-/** Every patch media type the REST handlers accept, but strategic merge patch: see the header comment. */
-const patchContentTypes = ['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json'];
+/** The patch media types a resource accepts: strategic merge patch only where kube has patch tags (not custom resources). */
+function patchContentTypesOf(r: ResourceInfo): string[] {
+  const types = ['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json'];
+  if (!r.openAPIV3Schema && strategicMergeSchemaFor(r)) types.push('application/strategic-merge-patch+json');
+  return types;
+}
 
 function resourcePaths(r: ResourceInfo): PathSpec[] {
   const prefix = r.group === '' ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
@@ -530,7 +202,7 @@ function resourcePaths(r: ResourceInfo): PathSpec[] {
         operationId: `patch${G}${V}${ns}${r.kind}`,
         description: `partially update the specified ${r.kind}`,
         params: [...writeParams, force],
-        body: { schema: meta('Patch'), contentTypes: patchContentTypes },
+        body: { schema: meta('Patch'), contentTypes: patchContentTypesOf(r) },
         responses: objectResponses(['200', '201']),
       }),
     );
@@ -585,7 +257,7 @@ function resourcePaths(r: ResourceInfo): PathSpec[] {
       operations: [
         op({ method: 'get', path, action: 'get', gvk: subGvk, operationId: `read${G}${V}${ns}${r.kind}${Sub}`, description: `read ${what} of the specified ${r.kind}`, params: [], responses: objectResponses(['200'], schema) }),
         op({ method: 'put', path, action: 'put', gvk: subGvk, operationId: `replace${G}${V}${ns}${r.kind}${Sub}`, description: `replace ${what} of the specified ${r.kind}`, params: writeParams, body: { schema, contentTypes: ['*/*'] }, responses: objectResponses(['200', '201'], schema) }),
-        op({ method: 'patch', path, action: 'patch', gvk: subGvk, operationId: `patch${G}${V}${ns}${r.kind}${Sub}`, description: `partially update ${what} of the specified ${r.kind}`, params: [...writeParams, force], body: { schema: meta('Patch'), contentTypes: patchContentTypes }, responses: objectResponses(['200', '201'], schema) }),
+        op({ method: 'patch', path, action: 'patch', gvk: subGvk, operationId: `patch${G}${V}${ns}${r.kind}${Sub}`, description: `partially update ${what} of the specified ${r.kind}`, params: [...writeParams, force], body: { schema: meta('Patch'), contentTypes: patchContentTypesOf(r) }, responses: objectResponses(['200', '201'], schema) }),
       ],
     };
   };
@@ -595,14 +267,9 @@ function resourcePaths(r: ResourceInfo): PathSpec[] {
 }
 
 /** The resources and schemas one document covers, with paths sorted as kube-openapi emits them. */
-function documentParts(s: SchemaStyle, resources: readonly ResourceInfo[], gv: { group: string; version: string }): { paths: PathSpec[]; schemas: Record<string, JsonObject> } {
+function documentParts(s: SchemaStyle, defs: BuiltinDefinitions, resources: readonly ResourceInfo[], gv: { group: string; version: string }): { paths: PathSpec[]; schemas: Record<string, JsonObject> } {
   const paths = resources.flatMap(resourcePaths).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  let schemas: Record<string, JsonObject> = { ...metaSchemas(s, gv.group, gv.version) };
-  for (const r of resources) schemas = { ...schemas, ...kindSchemas(s, r) };
-  if (resources.some((r) => r.subresources.scale)) schemas = { ...schemas, ...scaleSchemas(s) };
-  const sorted: Record<string, JsonObject> = {};
-  for (const k of Object.keys(schemas).sort()) sorted[k] = schemas[k]!;
-  return { paths, schemas: sorted };
+  return { paths, schemas: documentSchemas(s, defs, resources, gv) };
 }
 
 function operationExtensions(o: OperationSpec): JsonObject {
@@ -655,10 +322,10 @@ function v3Operation(o: OperationSpec): JsonObject {
 }
 
 /** The OpenAPI v3 document of one group version, or undefined when nothing is served there. */
-export function openAPIV3Document(index: ResourceIndex, group: string, version: string): OpenAPIV3Document | undefined {
+export function openAPIV3Document(index: ResourceIndex, defs: BuiltinDefinitions, group: string, version: string): OpenAPIV3Document | undefined {
   const resources = index.inGroupVersion(group, version);
   if (resources.length === 0) return undefined;
-  const { paths, schemas } = documentParts(v3Style, resources, { group, version });
+  const { paths, schemas } = documentParts(v3Style, defs, resources, { group, version });
   const out: Record<string, JsonObject> = {};
   for (const p of paths) {
     const item: JsonObject = {};
@@ -712,8 +379,8 @@ class DocumentCache {
     return this.docs.get(key);
   }
 
-  v3(group: string, version: string): RenderedDocument | undefined {
-    return this.get(`v3:${group}/${version}`, () => openAPIV3Document(this.index, group, version));
+  v3(defs: BuiltinDefinitions, group: string, version: string): RenderedDocument | undefined {
+    return this.get(`v3:${group}/${version}`, () => openAPIV3Document(this.index, defs, group, version));
   }
 }
 
@@ -721,15 +388,8 @@ function serverRelativeURL(key: string, hash: string): string {
   return `/openapi/v3/${key}?hash=${hash}`;
 }
 
-function defaultV3Hash(index: ResourceIndex): (group: string, version: string) => string | undefined {
-  return (g, v) => {
-    const doc = openAPIV3Document(index, g, v);
-    return doc && contentHash(JSON.stringify(doc));
-  };
-}
-
 /** The /openapi/v3 root: one entry per served group version, its URL pinned to the document's hash. */
-export function openAPIV3Root(index: ResourceIndex, hashOf: (group: string, version: string) => string | undefined = defaultV3Hash(index)): OpenAPIV3Root {
+export function openAPIV3Root(index: ResourceIndex, hashOf: (group: string, version: string) => string | undefined): OpenAPIV3Root {
   const paths: OpenAPIV3Root['paths'] = {};
   for (const g of index.groups()) {
     for (const v of g.versions) {
@@ -779,12 +439,12 @@ function v2Operation(o: OperationSpec): JsonObject {
 }
 
 /** The single Swagger 2.0 document covering every served group version. */
-export function swaggerV2Document(index: ResourceIndex): SwaggerV2Document {
+export function swaggerV2Document(index: ResourceIndex, defs: BuiltinDefinitions): SwaggerV2Document {
   const paths: Record<string, JsonObject> = {};
   let definitions: Record<string, JsonObject> = {};
   for (const g of index.groups()) {
     for (const v of g.versions) {
-      const parts = documentParts(v2Style, index.inGroupVersion(g.group, v), { group: g.group, version: v });
+      const parts = documentParts(v2Style, defs, index.inGroupVersion(g.group, v), { group: g.group, version: v });
       for (const p of parts.paths) {
         const item: JsonObject = {};
         for (const o of p.operations) item[o.method] = v2Operation(o);
@@ -850,14 +510,16 @@ export function openapiRouter(index: ResourceIndex): Router {
   const router = Router();
   const cache = new DocumentCache(index);
 
-  router.get('/openapi/v3', (req, res) => {
-    const root = cache.get('v3:root', () => openAPIV3Root(index, (g, v) => cache.v3(g, v)?.hash));
+  router.get('/openapi/v3', async (req, res) => {
+    const defs = await builtinDefinitions();
+    const root = cache.get('v3:root', () => openAPIV3Root(index, (g, v) => cache.v3(defs, g, v)?.hash));
     serveWithETag(req, res, root!);
   });
 
-  const serveGroupVersion = (req: Request, res: Response, group: string, version: string): void => {
+  const serveGroupVersion = async (req: Request, res: Response, group: string, version: string): Promise<void> => {
     res.setHeader('Vary', 'Accept');
-    const doc = cache.v3(group, version);
+    const defs = await builtinDefinitions();
+    const doc = cache.v3(defs, group, version);
     if (!doc) return writeError(res, notFoundError());
     if (!acceptsJSON(req)) return writeError(res, notAcceptable());
     const hash = typeof req.query['hash'] === 'string' ? req.query['hash'] : undefined;
@@ -877,10 +539,11 @@ export function openapiRouter(index: ResourceIndex): Router {
   router.get('/openapi/v3/api/:version', (req, res) => serveGroupVersion(req, res, '', req.params.version));
   router.get('/openapi/v3/apis/:group/:version', (req, res) => serveGroupVersion(req, res, req.params.group, req.params.version));
 
-  router.get('/openapi/v2', (req, res) => {
+  router.get('/openapi/v2', async (req, res) => {
     res.setHeader('Vary', 'Accept');
     if (!acceptsJSON(req)) return writeError(res, notAcceptable());
-    serveWithETag(req, res, cache.get('v2', () => swaggerV2Document(index))!);
+    const defs = await builtinDefinitions();
+    serveWithETag(req, res, cache.get('v2', () => swaggerV2Document(index, defs))!);
   });
 
   return router;

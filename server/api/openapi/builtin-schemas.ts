@@ -33,6 +33,14 @@ const builtinModels: Readonly<Record<string, string>> = {
   'authorization.k8s.io/v1/SelfSubjectRulesReview': 'V1SelfSubjectRulesReview',
 };
 
+/** Every built-in kind this resolver describes, with its client-node model. */
+export function builtinKindModels(): Array<GroupVersionKind & { model: string }> {
+  return Object.entries(builtinModels).map(([k, model]) => {
+    const [group, version, kind] = k.split('/') as [string, string, string];
+    return { group, version, kind, model };
+  });
+}
+
 /** The client-node model of a built-in kind (`V1Deployment`), undefined for kinds it does not describe. */
 export function builtinModelOf(gvk: GroupVersionKind): string | undefined {
   return builtinModels[key(gvk)];

@@ -18,18 +18,18 @@ export interface Attribute {
 type ModelClass = { attributeTypeMap?: readonly Attribute[] };
 
 /** kube's v3 definition of resource.Quantity: a oneOf without a type, so CEL does not expose it */
-const quantity: JSONSchemaProps = { oneOf: [{ type: 'string' }, { type: 'number' }] };
+export const quantitySchema: JSONSchemaProps = { oneOf: [{ type: 'string' }, { type: 'number' }] };
 const bytes: JSONSchemaProps = { type: 'string', format: 'byte' };
 
 /** Properties whose kube schema the generated models flatten to plain strings. */
-const overrides: Readonly<Record<string, Readonly<Record<string, JSONSchemaProps>>>> = {
-  V1ResourceRequirements: { limits: { type: 'object', additionalProperties: quantity }, requests: { type: 'object', additionalProperties: quantity } },
-  V1VolumeResourceRequirements: { limits: { type: 'object', additionalProperties: quantity }, requests: { type: 'object', additionalProperties: quantity } },
-  V1PodSpec: { overhead: { type: 'object', additionalProperties: quantity } },
-  V1ContainerStatus: { allocatedResources: { type: 'object', additionalProperties: quantity } },
-  V1PodStatus: { allocatedResources: { type: 'object', additionalProperties: quantity } },
-  V1PersistentVolumeClaimStatus: { allocatedResources: { type: 'object', additionalProperties: quantity }, capacity: { type: 'object', additionalProperties: quantity } },
-  V1EmptyDirVolumeSource: { sizeLimit: quantity },
+export const modelSchemaOverrides: Readonly<Record<string, Readonly<Record<string, JSONSchemaProps>>>> = {
+  V1ResourceRequirements: { limits: { type: 'object', additionalProperties: quantitySchema }, requests: { type: 'object', additionalProperties: quantitySchema } },
+  V1VolumeResourceRequirements: { limits: { type: 'object', additionalProperties: quantitySchema }, requests: { type: 'object', additionalProperties: quantitySchema } },
+  V1PodSpec: { overhead: { type: 'object', additionalProperties: quantitySchema } },
+  V1ContainerStatus: { allocatedResources: { type: 'object', additionalProperties: quantitySchema } },
+  V1PodStatus: { allocatedResources: { type: 'object', additionalProperties: quantitySchema } },
+  V1PersistentVolumeClaimStatus: { allocatedResources: { type: 'object', additionalProperties: quantitySchema }, capacity: { type: 'object', additionalProperties: quantitySchema } },
+  V1EmptyDirVolumeSource: { sizeLimit: quantitySchema },
   V1Secret: { data: { type: 'object', additionalProperties: bytes } },
   V1ConfigMap: { binaryData: { type: 'object', additionalProperties: bytes } },
 };
@@ -113,7 +113,7 @@ function modelSchema(name: string, models: ReadonlyMap<string, readonly Attribut
   if (!attrs) return { type: 'object' };
   const properties: Record<string, JSONSchemaProps> = {};
   const path = [...visiting, name];
-  for (const a of attrs) properties[a.baseName] = overrides[name]?.[a.baseName] ?? schemaOfType(a.type, a.format, models, path);
+  for (const a of attrs) properties[a.baseName] = modelSchemaOverrides[name]?.[a.baseName] ?? schemaOfType(a.type, a.format, models, path);
   return { type: 'object', properties };
 }
 
