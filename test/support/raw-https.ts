@@ -1,0 +1,79 @@
+// Raw HTTPS requests to the harness apiserver as the admin user: the path is sent exactly as given (no URL
+// normalisation, so `..`, `%` and empty segments reach the server as written), headers and body as given.
+import https from 'node:https';
+import type { ApiServerHandle } from '../../harness/apiserver-process.js';
+
+export interface RawRequest {
+  method: string;
+  /** path and query, sent as the request target unchanged */
+  path: string;
+  headers?: Record<string, string>;
+  body?: Buffer;
+  /** For watches: resolve with what arrived this long after the response headers, then close the connection. */
+  streamMs?: number;
+  timeoutMs?: number;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  /** from the first byte written to the end of the response (or the stream window) */
+  elapsedMs: number;
+}
+
+export interface RawClient {
+  send(req: RawRequest): Promise<RawResponse>;
+  close(): void;
+}
+
+/** The admin client certificate and the CA of a running harness server (credentials come from its kubeconfig). */
+export function adminTls(server: ApiServerHandle): { ca: string; cert: Buffer; key: Buffer } {
+  const user = server.kubeConfig().getCurrentUser();
+  if (!user?.certData || !user.keyData) throw new Error('the admin kubeconfig has no client certificate');
+  return { ca: server.caPem, cert: Buffer.from(user.certData, 'base64'), key: Buffer.from(user.keyData, 'base64') };
+}
+
+export function rawClient(server: ApiServerHandle, maxSockets = 8): RawClient {
+  const tls = adminTls(server);
+  const agent = new https.Agent({ ...tls, keepAlive: true, maxSockets });
+  const send = (r: RawRequest): Promise<RawResponse> =>
+    new Promise((resolve, reject) => {
+      const headers: Record<string, string> = { ...r.headers };
+      if (r.body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length' || h.toLowerCase() === 'transfer-encoding')) {
+        headers['Content-Length'] = String(r.body.length);
+      }
+      const started = performance.now();
+      let done = false;
+      const req = https.request(
+        { host: '127.0.0.1', port: server.port, method: r.method, path: r.path, headers, agent, timeout: r.timeoutMs ?? 30_000 },
+        (res) => {
+          const chunks: Buffer[] = [];
+          const finish = (): void => {
+            if (done) return;
+            done = true;
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), elapsedMs: performance.now() - started });
+          };
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', finish);
+          res.on('error', (err) => (done ? undefined : reject(err)));
+          if (r.streamMs !== undefined) {
+            setTimeout(() => {
+              finish();
+              // a watch stays open: end it from our side (the socket is not reused)
+              req.destroy();
+            }, r.streamMs);
+          }
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error(`no response within ${r.timeoutMs ?? 30_000} ms`)));
+      req.on('error', (err) => {
+        if (!done) {
+          done = true;
+          reject(err);
+        }
+      });
+      req.end(r.body);
+    });
+  return { send, close: () => agent.destroy() };
+}
