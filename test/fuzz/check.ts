@@ -29,17 +29,29 @@ export const allowedServerErrors: ReadonlyArray<{ why: string; matches(req: Fuzz
       'k8s.io/apimachinery/pkg/util/managedfields/internal returns a plain error "failed to create typed patch object ' +
       '(<ns>/<name>; <group>/<version>, Kind=<Kind>): <path>: <problem>", which the handler answers as a 500 Status without ' +
       'a reason (kubernetes/kubernetes#122480, #139253, still open)',
-    matches: (req, res) => {
-      if (req.method !== 'PATCH' || !/^application\/apply-patch\+yaml/.test(req.headers['Content-Type'] ?? '') || res.status !== 500) return false;
-      try {
-        const s = JSON.parse(res.body.toString('utf8')) as { reason?: unknown; message?: unknown };
-        return s.reason === undefined && typeof s.message === 'string' && s.message.startsWith('failed to create typed patch object (');
-      } catch {
-        return false;
-      }
-    },
+    matches: (req, res) => reasonless500(req, res, /^application\/apply-patch\+yaml/, [/^failed to create typed patch object \(/]),
+  },
+  {
+    why:
+      'a strategic merge patch whose directives or shapes strategicpatch rejects with an error that is not one of the ' +
+      'sentinels interpretStrategicMergePatchError (k8s.io/apiserver/pkg/endpoints/handlers/patch.go) maps to 400/422: its ' +
+      'default branch returns the plain error, a 500 without a reason. The texts are mergepatch/errors.go\'s ErrBadArgType, ' +
+      'ErrBadArgKind, ErrBadPatchType and ErrNoMergeKey (k8s.io/apimachinery/pkg/util/mergepatch)',
+    matches: (req, res) =>
+      reasonless500(req, res, /^application\/strategic-merge-patch\+json/, [/^expected a .+, but received a /, /^unknown patch type: .* in map: /, /^map: .* does not contain declared merge key: /]),
   },
 ];
+
+/** A 500 Status without a reason (kube omits an empty reason; an explicit "" is tolerated) whose message matches one of `messages`. */
+function reasonless500(req: FuzzRequest, res: RawResponse, contentType: RegExp, messages: RegExp[]): boolean {
+  if (req.method !== 'PATCH' || !contentType.test(req.headers['Content-Type'] ?? '') || res.status !== 500) return false;
+  try {
+    const s = JSON.parse(res.body.toString('utf8')) as { reason?: unknown; message?: unknown };
+    return (s.reason === undefined || s.reason === '') && typeof s.message === 'string' && messages.some((m) => m.test(s.message as string));
+  } catch {
+    return false;
+  }
+}
 
 /** The time bound for one request: generous for 2 slow CI cores, linear in the body size. */
 export function timeBoundMs(req: Pick<FuzzRequest, 'body'>): number {

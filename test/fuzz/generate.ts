@@ -248,7 +248,9 @@ const objectBodyCases: readonly BodyCase[] = [
     weight: 6,
     make: (c) => {
       const obj = structuredClone(c.base);
-      const path = c.rng.pick([['fzUnknown'], ['metadata', 'fzUnknown'], ['spec', 'fzUnknown'], ['data', 'k', 'x'], ['spec', 'template', 'spec', 'fzUnknown'], ['status', 'fzUnknown']]);
+      // non-ASCII names too: the unknown-field warning carries the name into a response header
+      const field = c.rng.pick(['fzUnknown', 'fzUnknown', 'fé', 'f€', 'f😀', 'f\ufffd', 'f"q', 'f\\b', 'f\nl']);
+      const path = c.rng.pick([[field], ['metadata', field], ['spec', field], ['data', 'k', field], ['spec', 'template', 'spec', field], ['status', field]]);
       setAt(obj, path, c.rng.pick(wrongValues));
       return serialise(c, obj);
     },
@@ -272,6 +274,7 @@ const objectBodyCases: readonly BodyCase[] = [
         () => text.replace('"metadata":{', '"metadata":{"name":"fz-dup","name":5,'),
         () => text.replace('{', '{"kind":"Pod","kind":{},'),
         () => text.replace('"labels":{', '"labels":{"fz":"a","fz":["b"],'),
+        () => text.replace('"labels":{', '"labels":{"f€":"a","f€":"b",'),
         () => text.replace(/}$/, ',"metadata":{"name":"fz-1"}}'),
         () => text.replace('{', '{"spec":1,"spec":{"replicas":"x"},'),
       ])();

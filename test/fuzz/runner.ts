@@ -1,6 +1,7 @@
 // Drives the fuzz against one running harness server: generated requests from a few concurrent workers, liveness
 // checks along the way, crash detection (the culprit is found by replaying the in-flight requests one at a time after
 // a restart), slow requests confirmed by a replay on an idle server, then the stored-object round trip.
+import { appendFileSync } from 'node:fs';
 import type { ApiServerHandle } from '../../harness/apiserver-process.js';
 import { Prng } from '../support/prng.js';
 import { rawClient, type RawClient, type RawResponse } from '../support/raw-https.js';
@@ -30,6 +31,15 @@ export interface FuzzRunResult {
 const livezEvery = 200;
 const maxSlowReplays = 40;
 const maxCrashReplays = 12;
+
+/** KAH_FUZZ_TRACE=<file>: one line per request as it completes, to see where a run spends its time. */
+const traceFile = process.env.KAH_FUZZ_TRACE;
+const trace = (line: string): void => {
+  if (traceFile) appendFileSync(traceFile, `${new Date().toISOString()} ${line}\n`);
+};
+
+/** A request unanswered this long counts as hung (twice its time bound, at least 5 s). */
+const requestTimeoutMs = (req: FuzzRequest): number => Math.max(5_000, 2 * timeBoundMs(req));
 
 const wait = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -73,13 +83,17 @@ class FuzzSession {
   /** After a crash: restart, then replay each suspect alone; the one that kills the server again is the culprit. */
   private recover(suspects: FuzzRequest[]): Promise<void> {
     this.recovery ??= (async () => {
+      trace(`crash: ${suspects.length} suspects; waiting for the exit`);
       const exit = await this.server.exited;
+      trace(`exited ${exit.code ?? exit.signal}; restarting`);
       const stderr = exit.stderr.trim().split('\n').slice(-6).join(' ⏎ ');
       await this.restart();
       let culprit: FuzzRequest | undefined;
+      trace('restarted; replaying the suspects');
       for (const s of suspects.slice(0, maxCrashReplays)) {
+        trace(`replaying #${s.id}`);
         try {
-          await this.client.send({ ...s, timeoutMs: 30_000 });
+          await this.client.send({ ...s, timeoutMs: requestTimeoutMs(s) });
         } catch {
           // the connection error is expected if this one is the culprit
         }
@@ -99,7 +113,7 @@ class FuzzSession {
     await this.recovery;
     this.inflight.add(req);
     try {
-      return await this.client.send({ ...req, timeoutMs: Math.max(15_000, 3 * timeBoundMs(req)) });
+      return await this.client.send({ ...req, timeoutMs: requestTimeoutMs(req) });
     } catch (err) {
       if (await this.died()) await this.recover([...this.inflight]);
       else this.findings.push(finding(/no response within/.test((err as Error).message) ? 'hang' : 'connection-error', req, { error: (err as Error).message }));
@@ -111,6 +125,7 @@ class FuzzSession {
 
   async fuzzOne(req: FuzzRequest): Promise<void> {
     const res = await this.send(req);
+    trace(`#${req.id} ${req.method} ${req.path.slice(0, 120)} ${req.labels.body} → ${res?.status ?? 'no answer'} ${Math.round(res?.elapsedMs ?? 0)} ms`);
     if (!res) return;
     for (const problem of checkResponse(req, res)) {
       // timing under concurrent load is confirmed on an idle server before it counts
@@ -129,8 +144,13 @@ class FuzzSession {
     }
   }
 
-  async confirmSlow(): Promise<void> {
-    for (const req of this.slow.slice(0, maxSlowReplays)) {
+  /** Replays the slow ones alone (within `deadline`); those left over count as slow under load. */
+  async confirmSlow(deadline: number): Promise<void> {
+    for (const [i, req] of this.slow.entries()) {
+      if (i >= maxSlowReplays || Date.now() > deadline) {
+        this.findings.push(finding('slow-under-load', req, { error: `over ${Math.round(timeBoundMs(req))} ms with 3 other requests in flight; not re-timed alone (replay budget spent)` }));
+        continue;
+      }
       const res = await this.send(req);
       if (res && res.elapsedMs > timeBoundMs(req)) this.findings.push(finding('slow', req, res));
     }
@@ -148,6 +168,7 @@ export async function runFuzz(opts: FuzzRunOptions): Promise<FuzzRunResult> {
     await session.ensureNamespace();
     const served = await discoverResources(session.client);
     const world = fuzzWorld(served);
+    if (traceFile) appendFileSync(`${traceFile}.served.json`, JSON.stringify(served));
     const rng = new Prng(opts.seed);
     let next = 0;
     const worker = async (): Promise<void> => {
@@ -155,6 +176,7 @@ export async function runFuzz(opts: FuzzRunOptions): Promise<FuzzRunResult> {
         const id = next++;
         // generation is synchronous and in id order, so request #id is the same on every run of the seed
         const req = generateRequest(rng, world, id);
+        trace(`generated #${id} ${JSON.stringify(req.labels)} ${req.body?.length ?? 0} bytes`);
         await session.fuzzOne(req);
         if (id % livezEvery === livezEvery - 1) await session.livez(`after request #${id}`);
       }
@@ -162,8 +184,10 @@ export async function runFuzz(opts: FuzzRunOptions): Promise<FuzzRunResult> {
     await Promise.all(Array.from({ length: opts.concurrency }, worker));
     const sent = next;
     const fuzzMs = Date.now() - started;
-    await session.confirmSlow();
+    trace(`${sent} sent; confirming the slow ones`);
+    await session.confirmSlow(Date.now() + 15_000);
     await session.livez('at the end of the fuzz');
+    trace('round trip');
     const roundTripStarted = Date.now();
     const roundTripped = await roundTrip(session, world);
     const roundTripMs = Date.now() - roundTripStarted;

@@ -43,36 +43,37 @@ export function rawClient(server: ApiServerHandle, maxSockets = 8): RawClient {
       if (r.body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length' || h.toLowerCase() === 'transfer-encoding')) {
         headers['Content-Length'] = String(r.body.length);
       }
+      const timeoutMs = r.timeoutMs ?? 30_000;
       const started = performance.now();
       let done = false;
-      const req = https.request(
-        { host: '127.0.0.1', port: server.port, method: r.method, path: r.path, headers, agent, timeout: r.timeoutMs ?? 30_000 },
-        (res) => {
-          const chunks: Buffer[] = [];
-          const finish = (): void => {
-            if (done) return;
-            done = true;
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), elapsedMs: performance.now() - started });
-          };
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', finish);
-          res.on('error', (err) => (done ? undefined : reject(err)));
-          if (r.streamMs !== undefined) {
-            setTimeout(() => {
-              finish();
-              // a watch stays open: end it from our side (the socket is not reused)
-              req.destroy();
-            }, r.streamMs);
-          }
-        },
-      );
-      req.on('timeout', () => req.destroy(new Error(`no response within ${r.timeoutMs ?? 30_000} ms`)));
-      req.on('error', (err) => {
-        if (!done) {
-          done = true;
-          reject(err);
+      const settle = (outcome: { res: RawResponse } | { err: Error }): void => {
+        if (done) return;
+        done = true;
+        clearTimeout(deadline);
+        if ('res' in outcome) resolve(outcome.res);
+        else reject(outcome.err);
+      };
+      // One deadline for the whole exchange (a socket timeout would not cover a response that starts and then stalls).
+      const deadline = setTimeout(() => {
+        settle({ err: new Error(`no response within ${timeoutMs} ms`) });
+        req.destroy();
+      }, timeoutMs);
+      const req = https.request({ host: '127.0.0.1', port: server.port, method: r.method, path: r.path, headers, agent }, (res) => {
+        const chunks: Buffer[] = [];
+        const finish = (): void => settle({ res: { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), elapsedMs: performance.now() - started } });
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', finish);
+        res.on('error', (err) => settle({ err }));
+        res.on('close', () => (res.complete ? finish() : settle({ err: new Error(`the response was cut off after ${Buffer.concat(chunks).length} bytes`) })));
+        if (r.streamMs !== undefined) {
+          setTimeout(() => {
+            finish();
+            // a watch stays open: end it from our side (the socket is not reused)
+            req.destroy();
+          }, r.streamMs);
         }
       });
+      req.on('error', (err) => settle({ err }));
       req.end(r.body);
     });
   return { send, close: () => agent.destroy() };
