@@ -41,7 +41,7 @@ const trace = (line: string): void => {
 /** A request unanswered this long counts as hung (twice its time bound, at least 5 s). */
 const requestTimeoutMs = (req: FuzzRequest): number => Math.max(5_000, 2 * timeBoundMs(req));
 
-const wait = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const wait = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref());
 
 class FuzzSession {
   client: RawClient;

@@ -46,10 +46,12 @@ export function rawClient(server: ApiServerHandle, maxSockets = 8): RawClient {
       const timeoutMs = r.timeoutMs ?? 30_000;
       const started = performance.now();
       let done = false;
+      let streamTimer: NodeJS.Timeout | undefined;
       const settle = (outcome: { res: RawResponse } | { err: Error }): void => {
         if (done) return;
         done = true;
         clearTimeout(deadline);
+        clearTimeout(streamTimer);
         if ('res' in outcome) resolve(outcome.res);
         else reject(outcome.err);
       };
@@ -66,7 +68,7 @@ export function rawClient(server: ApiServerHandle, maxSockets = 8): RawClient {
         res.on('error', (err) => settle({ err }));
         res.on('close', () => (res.complete ? finish() : settle({ err: new Error(`the response was cut off after ${Buffer.concat(chunks).length} bytes`) })));
         if (r.streamMs !== undefined) {
-          setTimeout(() => {
+          streamTimer = setTimeout(() => {
             finish();
             // a watch stays open: end it from our side (the socket is not reused)
             req.destroy();
