@@ -41,10 +41,19 @@ describe('durability under kill -9 of the apiserver and etcd', () => {
   const env = useApiServer({ storage: 'etcd3' });
 
   it('keeps every acknowledged ConfigMap write, with monotonic resourceVersions per object', async () => {
+    try {
+      await writeThroughKills();
+    } catch (err) {
+      // whatever failed, the seed reproduces the run
+      (err as Error).message = `KAH_DURABILITY_SEED=${seed}: ${(err as Error).message}`;
+      throw err;
+    }
+  }, 90_000);
+
+  async function writeThroughKills(): Promise<void> {
     const server = env.server;
     const etcd = server.etcd;
     if (!etcd) throw new Error('the harness started no etcd');
-    const context = `KAH_DURABILITY_SEED=${seed}`;
     let client: RawClient = rawClient(server, writers * 2);
     const json = { 'Content-Type': 'application/json', Accept: 'application/json' };
     const created = await client.send({ method: 'POST', path: '/api/v1/namespaces', headers: json, body: Buffer.from(JSON.stringify({ metadata: { name: namespace } })) });
@@ -146,9 +155,9 @@ describe('durability under kill -9 of the apiserver and etcd', () => {
     }
     client.close();
     const attempts = objects.flat().reduce((n, t) => n + t.attempts.length, 0);
-    if (problems.length > 0) throw new Error(`${context}: ${problems.length} durability problems after ${ackCount} acked of ${attempts} writes:\n${problems.join('\n')}\nchaos log:\n${log.join('\n')}`);
+    if (problems.length > 0) throw new Error(`${problems.length} durability problems after ${ackCount} acked of ${attempts} writes:\n${problems.join('\n')}\nchaos log:\n${log.join('\n')}`);
     expect(ackCount).toBeGreaterThanOrEqual(acksBetweenKills * (chaos.length + 1));
     // the kills landed mid-load: some writes were in flight and lost their answer
     expect(objects.flat().some((t) => t.attempts.some((a) => a.outcome === 'unknown'))).toBe(true);
-  }, 90_000);
+  }
 });

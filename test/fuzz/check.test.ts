@@ -31,6 +31,14 @@ describe('fuzz response checks', () => {
     ['Go\'s plain 404 under /apis is a finding', req({ method: 'GET', path: '/apis/x/v1/y', body: undefined }), res(404, '404 page not found\n', 'text/plain; charset=utf-8'), ['not-a-status']],
     ['a slow answer to a small body is a finding', req(), res(201, {}, 'application/json', 5000), ['slow']],
     [
+      'a DELETE on a subresource that succeeds is a finding',
+      req({ method: 'DELETE', path: '/apis/apps/v1/namespaces/fuzz/deployments/fz-0/scale', body: undefined, labels: { ...req().labels, verb: 'subresource-delete' } }),
+      res(200, {}),
+      ['subresource-delete-accepted'],
+    ],
+    ['a 409 to a DELETE without preconditions is a finding', req({ method: 'DELETE', body: undefined }), res(409, status(409, { reason: 'Conflict' })), ['conflict-on-delete']],
+    ['a 409 to a DELETE with preconditions passes', req({ method: 'DELETE', body: Buffer.from('{"preconditions":{"uid":"x"}}') }), res(409, status(409, { reason: 'Conflict' })), []],
+    [
       'the reasonless 500 kube answers for a server-side apply that does not fit the schema passes',
       req({ method: 'PATCH', headers: { 'Content-Type': 'application/apply-patch+yaml' } }),
       res(500, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'failed to create typed patch object (fuzz/a; /v1, Kind=Pod): .spec.x: field not declared in schema', code: 500 }),

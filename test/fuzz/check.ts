@@ -103,6 +103,10 @@ export function checkResponse(req: FuzzRequest, res: RawResponse): string[] {
     if (p) problems.push(`not-a-status`);
   }
   if (res.status < 100) problems.push('no-status');
+  // kube serves no DELETE on status, scale or finalize (their REST storage is no Deleter): 404/405, and the parent stays.
+  if (req.labels.verb === 'subresource-delete' && req.labels.path === 'standard' && res.status < 300) problems.push('subresource-delete-accepted');
+  // kube answers 409 to a DELETE only when its preconditions (uid, resourceVersion) do not hold.
+  if (req.method === 'DELETE' && res.status === 409 && !(req.body?.toString('utf8') ?? '').includes('preconditions')) problems.push('conflict-on-delete');
   if (res.elapsedMs > timeBoundMs(req)) problems.push('slow');
   return problems;
 }

@@ -29,7 +29,9 @@ describe.each(backends)('the fuzz against $storage storage', ({ storage, seed: b
   const env = useApiServer({ storage });
 
   it(`answers ${requests} malformed requests with a kube Status, no 5xx, no crash, in time, and stores only well-typed objects`, async () => {
-    const result = await runFuzz({ server: env.server, seed: backendSeed, requests, concurrency: 4, budgetMs });
+    const result = await runFuzz({ server: env.server, seed: backendSeed, requests, concurrency: 4, budgetMs }).catch((err: Error) => {
+      throw new Error(`fuzz against ${storage} (KAH_FUZZ_SEED=${seed}) failed: ${err.stack ?? err.message}`);
+    });
     const header = `fuzz against ${storage}: KAH_FUZZ_SEED=${seed} (stream seed ${backendSeed}), ${result.sent} requests sent over ${result.resources} served resources, ${result.restarts} restarts after crashes, ${result.roundTripped} stored objects PUT back; fuzz ${result.fuzzMs} ms, round trip ${result.roundTripMs} ms`;
     if (result.findings.length > 0) {
       const report = formatReport(result.findings, header);
