@@ -17,6 +17,8 @@ export interface FuzzRequest {
   body?: Buffer;
   /** watches: how long to read the stream before closing it */
   streamMs?: number;
+  /** watches: kube-apiserver sends the 200 and its headers as the stream begins (BeginStream in handlers/watch.go) */
+  headersWithinMs?: number;
   /** the table entries that built this request */
   labels: { verb: string; resource: string; path: string; query: string; header: string; contentType: string; body: string };
 }
@@ -706,7 +708,7 @@ export function generateRequest(rng: Prng, world: FuzzWorld, id: number): FuzzRe
   let path = shape.make(rng, { gv: groupVersionPath(r.group, r.version), resource: r.resource, ns, name, sub, item: verb.item });
 
   const query = rng.weighted(queryCases);
-  const params = [verb.extraQuery, verb.watch ? `watch=1&timeoutSeconds=${rng.pick([1, 2])}` : undefined, query.make(rng)].filter((p): p is string => !!p);
+  const params = [verb.extraQuery, verb.watch ? 'watch=1&timeoutSeconds=2' : undefined, query.make(rng)].filter((p): p is string => !!p);
   if (verb.body === 'patch' || (verb.sub && method === 'PATCH')) params.push(rng.chance(0.9) ? 'fieldManager=fz' : '');
   if (params.some((p) => p !== '')) path += `?${params.filter((p) => p !== '').join('&')}`;
 
@@ -736,5 +738,5 @@ export function generateRequest(rng: Prng, world: FuzzWorld, id: number): FuzzRe
   // A watch streams until its timeout: read it briefly. Any other GET that turns out to stream (a watch the server
   // started where it should not) is cut after a while and still checked.
   const streams = verb.watch || shape.name === 'watch-prefix' || /[?&]watch=/.test(path);
-  return { id, method, path, headers, body, streamMs: streams ? 150 : method === 'GET' ? 3000 : undefined, labels };
+  return { id, method, path, headers, body, streamMs: streams ? 150 : method === 'GET' ? 3000 : undefined, headersWithinMs: verb.watch ? 1000 : undefined, labels };
 }

@@ -39,7 +39,7 @@ const trace = (line: string): void => {
 };
 
 /** A request unanswered this long counts as hung (twice its time bound, at least 5 s). */
-const requestTimeoutMs = (req: FuzzRequest): number => Math.max(5_000, 2 * timeBoundMs(req));
+const requestTimeoutMs = (req: FuzzRequest): number => Math.max(3_000, 2 * timeBoundMs(req));
 
 const wait = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref());
 
@@ -116,7 +116,9 @@ class FuzzSession {
       return await this.client.send({ ...req, timeoutMs: requestTimeoutMs(req) });
     } catch (err) {
       if (await this.died()) await this.recover([...this.inflight]);
-      else this.findings.push(finding(/no response within/.test((err as Error).message) ? 'hang' : 'connection-error', req, { error: (err as Error).message }));
+      // an unanswered request may be starved by another that blocks the server: it is re-timed alone before it counts
+      else if (/no response (headers )?within/.test((err as Error).message)) this.slow.push(req);
+      else this.findings.push(finding('connection-error', req, { error: (err as Error).message }));
       return undefined;
     } finally {
       this.inflight.delete(req);
@@ -144,15 +146,28 @@ class FuzzSession {
     }
   }
 
-  /** Replays the slow ones alone (within `deadline`); those left over count as slow under load. */
+  /**
+   * Replays the slow and unanswered ones alone, each with its time bound as the deadline (within `deadline` overall):
+   * slow or unanswered alone, they are findings; those the budget leaves over count as slow under load.
+   */
   async confirmSlow(deadline: number): Promise<void> {
     for (const [i, req] of this.slow.entries()) {
       if (i >= maxSlowReplays || Date.now() > deadline) {
-        this.findings.push(finding('slow-under-load', req, { error: `over ${Math.round(timeBoundMs(req))} ms with 3 other requests in flight; not re-timed alone (replay budget spent)` }));
+        this.findings.push(finding('slow-under-load', req, { error: `over ${Math.round(timeBoundMs(req))} ms (or unanswered) with 3 other requests in flight; not re-timed alone (replay budget spent)` }));
         continue;
       }
-      const res = await this.send(req);
-      if (res && res.elapsedMs > timeBoundMs(req)) this.findings.push(finding('slow', req, res));
+      await this.recovery;
+      try {
+        const res = await this.client.send({ ...req, timeoutMs: timeBoundMs(req) + 500 });
+        if (res.elapsedMs > timeBoundMs(req)) this.findings.push(finding('slow', req, res));
+      } catch (err) {
+        if (await this.died()) await this.recover([req]);
+        else {
+          const message = (err as Error).message;
+          const problem = /no response headers/.test(message) ? 'watch-headers-late' : /no response within/.test(message) ? 'hang' : 'connection-error';
+          this.findings.push(finding(problem, req, { error: `alone: ${message}` }));
+        }
+      }
     }
   }
 }
@@ -185,7 +200,7 @@ export async function runFuzz(opts: FuzzRunOptions): Promise<FuzzRunResult> {
     const sent = next;
     const fuzzMs = Date.now() - started;
     trace(`${sent} sent; confirming the slow ones`);
-    await session.confirmSlow(Date.now() + 15_000);
+    await session.confirmSlow(Date.now() + 12_000);
     await session.livez('at the end of the fuzz');
     trace('round trip');
     const roundTripStarted = Date.now();

@@ -11,6 +11,8 @@ export interface RawRequest {
   body?: Buffer;
   /** For watches: resolve with what arrived this long after the response headers, then close the connection. */
   streamMs?: number;
+  /** Fail unless the response headers arrive this soon (a watch must start its stream at once, before any event). */
+  headersWithinMs?: number;
   timeoutMs?: number;
 }
 
@@ -52,6 +54,7 @@ export function rawClient(server: ApiServerHandle, maxSockets = 8): RawClient {
         done = true;
         clearTimeout(deadline);
         clearTimeout(streamTimer);
+        clearTimeout(headersTimer);
         if ('res' in outcome) resolve(outcome.res);
         else reject(outcome.err);
       };
@@ -60,7 +63,15 @@ export function rawClient(server: ApiServerHandle, maxSockets = 8): RawClient {
         settle({ err: new Error(`no response within ${timeoutMs} ms`) });
         req.destroy();
       }, timeoutMs);
+      const headersTimer =
+        r.headersWithinMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              settle({ err: new Error(`no response headers within ${r.headersWithinMs} ms`) });
+              req.destroy();
+            }, r.headersWithinMs);
       const req = https.request({ host: '127.0.0.1', port: server.port, method: r.method, path: r.path, headers, agent }, (res) => {
+        clearTimeout(headersTimer);
         const chunks: Buffer[] = [];
         const finish = (): void => settle({ res: { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), elapsedMs: performance.now() - started } });
         res.on('data', (c: Buffer) => chunks.push(c));
