@@ -36,6 +36,18 @@ describe('fuzz response checks', () => {
       res(200, {}),
       ['subresource-delete-accepted'],
     ],
+    [
+      'kube\'s reasonless 500 for a write over etcd\'s size limit passes',
+      req({ method: 'PUT' }),
+      res(500, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'etcdserver: request is too large', code: 500 }),
+      [],
+    ],
+    [
+      'the same condition worded otherwise is a finding',
+      req({ method: 'PUT' }),
+      res(500, status(500, { reason: 'InternalError', message: 'Internal error occurred: 3 INVALID_ARGUMENT: etcdserver: request is too large' })),
+      ['5xx'],
+    ],
     ['a 409 to a DELETE without preconditions is a finding', req({ method: 'DELETE', body: undefined }), res(409, status(409, { reason: 'Conflict' })), ['conflict-on-delete']],
     ['a 409 to a DELETE with preconditions passes', req({ method: 'DELETE', body: Buffer.from('{"preconditions":{"uid":"x"}}') }), res(409, status(409, { reason: 'Conflict' })), []],
     [
