@@ -1,0 +1,169 @@
+// What every fuzz response must satisfy, as pure functions over (request, response), and how violations are grouped
+// into classes for the report: kube-apiserver answers malformed input with a 4xx `Status`, quickly, and never crashes.
+import YAML from 'yaml';
+import type { RawResponse } from '../support/raw-https.js';
+import type { FuzzRequest } from './generate.js';
+
+export interface Finding {
+  /** what is wrong: 5xx, not-a-status, slow, connection-error, crash, round-trip, … */
+  problem: string;
+  request: Pick<FuzzRequest, 'id' | 'method' | 'path' | 'headers' | 'body' | 'labels'>;
+  status: number;
+  /** the start of the response body, or the error */
+  response: string;
+  elapsedMs: number;
+}
+
+/**
+ * 5xx answers kube-apiserver itself gives to some requests, each with the reason it is right. Everything else in the
+ * 5xx range is a finding. (kube also answers 500 for a failing webhook with failurePolicy Fail, 503 for an unavailable
+ * aggregated API and 504 for a timed-out request; none of those can arise here: the fuzz configures no webhooks or
+ * APIServices with a backend.) Each entry matches kube's exact body shape (message, no reason), so a 5xx with another
+ * text is still reported. Add an entry only with the kube source that answers the same 5xx for the same request.
+ */
+export const allowedServerErrors: ReadonlyArray<{ why: string; matches(req: FuzzRequest, res: RawResponse): boolean }> = [
+  {
+    why:
+      'server-side apply of a patch that does not fit the schema (unknown or wrongly typed field): structuredmerge.go in ' +
+      'k8s.io/apimachinery/pkg/util/managedfields/internal returns a plain error "failed to create typed patch object ' +
+      '(<ns>/<name>; <group>/<version>, Kind=<Kind>): <path>: <problem>", which the handler answers as a 500 Status without ' +
+      'a reason (kubernetes/kubernetes#122480, #139253, still open)',
+    matches: (req, res) => reasonless500(req, res, { method: 'PATCH', contentType: /^application\/apply-patch\+yaml/ }, [/^failed to create typed patch object \(/]),
+  },
+  {
+    why:
+      'a strategic merge patch whose directives or shapes strategicpatch rejects with an error that is not one of the ' +
+      'sentinels interpretStrategicMergePatchError (k8s.io/apiserver/pkg/endpoints/handlers/patch.go) maps to 400/422: its ' +
+      'default branch returns the plain error, a 500 without a reason. The texts are mergepatch/errors.go\'s ErrBadArgType, ' +
+      'ErrBadArgKind, ErrBadPatchType and ErrNoMergeKey (k8s.io/apimachinery/pkg/util/mergepatch)',
+    matches: (req, res) =>
+      reasonless500(req, res, { method: 'PATCH', contentType: /^application\/strategic-merge-patch\+json/ }, [/^expected a .+, but received a /, /^unknown patch type: .* in map: /, /^map: .* does not contain declared merge key: /]),
+  },
+  {
+    why:
+      'a write etcd refuses as over its request size limit (1.5 MiB by default): the create, update and patch handlers ' +
+      'retry once without managedFields (isTooLargeError in k8s.io/apiserver/pkg/endpoints/handlers/rest.go), then the ' +
+      'raw etcd error reaches ErrorToAPIStatus, a 500 without a reason whose message is etcd\'s text',
+    matches: (req, res) => reasonless500(req, res, {}, [/^etcdserver: request is too large$/]),
+  },
+];
+
+/**
+ * A 500 Status without a reason (kube omits an empty reason; an explicit "" is tolerated) whose message matches one of
+ * `messages`, for a request of the given method and content type (any when not given).
+ */
+function reasonless500(req: FuzzRequest, res: RawResponse, of: { method?: string; contentType?: RegExp }, messages: RegExp[]): boolean {
+  if (res.status !== 500) return false;
+  if (of.method !== undefined && req.method !== of.method) return false;
+  if (of.contentType !== undefined && !of.contentType.test(req.headers['Content-Type'] ?? '')) return false;
+  try {
+    const s = JSON.parse(res.body.toString('utf8')) as { reason?: unknown; message?: unknown };
+    return (s.reason === undefined || s.reason === '') && typeof s.message === 'string' && messages.some((m) => m.test(s.message as string));
+  } catch {
+    return false;
+  }
+}
+
+/** The time bound for one request: generous for 2 slow CI cores, linear in the body size. */
+export function timeBoundMs(req: Pick<FuzzRequest, 'body'>): number {
+  return 2000 + 2 * ((req.body?.length ?? 0) / 1024);
+}
+
+const protobufMagic = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
+
+/** Why an error response is not a kube `metav1.Status` in the negotiated format, or undefined if it is one. */
+export function statusProblem(res: RawResponse): string | undefined {
+  const type = String(res.headers['content-type'] ?? '').split(';')[0]!.trim();
+  if (type === 'application/vnd.kubernetes.protobuf') {
+    return res.body.subarray(0, 4).equals(protobufMagic) ? undefined : 'protobuf error body without the k8s envelope';
+  }
+  let parsed: unknown;
+  try {
+    const text = res.body.toString('utf8');
+    if (type === 'application/json') parsed = JSON.parse(text);
+    else if (type === 'application/yaml') parsed = YAML.parse(text);
+    else return `error body of type "${type}", not a Status`;
+  } catch (err) {
+    return `error body does not parse as ${type}: ${(err as Error).message}`;
+  }
+  const s = parsed as { kind?: unknown; apiVersion?: unknown; status?: unknown; code?: unknown; message?: unknown };
+  if (s === null || typeof s !== 'object') return 'error body is not an object';
+  if (s.kind !== 'Status' || s.apiVersion !== 'v1') return `error body is kind ${String(s.kind)} ${String(s.apiVersion)}, not v1 Status`;
+  if (s.status !== 'Failure') return `Status.status is ${String(s.status)}, not Failure`;
+  if (s.code !== res.status) return `Status.code ${String(s.code)} differs from the HTTP status ${res.status}`;
+  if (typeof s.message !== 'string') return 'Status.message is missing';
+  return undefined;
+}
+
+/**
+ * Paths outside /api and /apis that nothing serves get Go's plain-text `404 page not found` from kube-apiserver
+ * (http.NotFound at the end of the delegation chain, k8s.io/apiserver/pkg/util/notfoundhandler), not a Status.
+ */
+function isGoNotFound(req: FuzzRequest, res: RawResponse): boolean {
+  const p = req.path.split('?')[0]!;
+  const apiPath = p === '/api' || p === '/apis' || p.startsWith('/api/') || p.startsWith('/apis/');
+  return !apiPath && res.status === 404 && res.body.toString('utf8') === '404 page not found\n';
+}
+
+/** Every rule one response breaks. */
+export function checkResponse(req: FuzzRequest, res: RawResponse): string[] {
+  const problems: string[] = [];
+  if (res.status >= 500 && !allowedServerErrors.some((a) => a.matches(req, res))) problems.push(`5xx`);
+  if (res.status >= 400 && req.method !== 'HEAD' && !isGoNotFound(req, res)) {
+    const p = statusProblem(res);
+    if (p) problems.push(`not-a-status`);
+  }
+  if (res.status < 100) problems.push('no-status');
+  // kube serves no DELETE on status, scale or finalize (their REST storage is no Deleter): 404/405, and the parent stays.
+  if (req.labels.verb === 'subresource-delete' && req.labels.path === 'standard' && res.status < 300) problems.push('subresource-delete-accepted');
+  // kube answers 409 to a DELETE only when its preconditions (uid, resourceVersion) do not hold.
+  if (req.method === 'DELETE' && res.status === 409 && !(req.body?.toString('utf8') ?? '').includes('preconditions')) problems.push('conflict-on-delete');
+  if (res.elapsedMs > timeBoundMs(req)) problems.push('slow');
+  return problems;
+}
+
+export function excerpt(body: Buffer | undefined, max = 160): string {
+  if (!body || body.length === 0) return '';
+  const text = body.toString('utf8');
+  const flat = text.length > max ? `${text.slice(0, max)}… (${body.length} bytes)` : text;
+  return flat.replace(/\s+/g, ' ');
+}
+
+export function finding(problem: string, req: FuzzRequest, res: Pick<RawResponse, 'status' | 'body' | 'elapsedMs'> | { error: string }): Finding {
+  const request = { id: req.id, method: req.method, path: req.path, headers: req.headers, body: req.body, labels: req.labels };
+  if ('error' in res) return { problem, request, status: 0, response: res.error, elapsedMs: 0 };
+  return { problem, request, status: res.status, response: excerpt(res.body, 300), elapsedMs: Math.round(res.elapsedMs) };
+}
+
+/**
+ * A class groups findings of one problem and status with the same Status message once the request's own values
+ * (quoted text, numbers) are blanked: one class per root cause, whatever table entries reached it.
+ */
+export function findingClass(f: Finding): string {
+  const message = /"message":"((?:[^"\\]|\\.)*)"/.exec(f.response)?.[1] ?? f.response;
+  const shape = message
+    .replace(/\\"(?:[^"\\]|\\.)*?\\"/g, 'Q')
+    .replace(/'[^']*'/g, 'Q')
+    .replace(/\d+/g, 'N')
+    .slice(0, 110);
+  return [f.problem, f.status, f.problem === 'round-trip-put' || f.problem === 'round-trip-delete' ? f.request.labels.resource : '', shape].join(' | ');
+}
+
+/** The report: one line per class with its count and the smallest example request. */
+export function formatReport(findings: readonly Finding[], header: string): string {
+  const classes = new Map<string, Finding[]>();
+  for (const f of findings) classes.set(findingClass(f), [...(classes.get(findingClass(f)) ?? []), f]);
+  const lines = [header, `${findings.length} findings in ${classes.size} classes (problem | status | resource | message shape):`];
+  const sorted = [...classes.entries()].sort((a, b) => b[1].length - a[1].length);
+  for (const [cls, fs] of sorted) {
+    const ex = [...fs].sort((a, b) => (a.request.body?.length ?? 0) - (b.request.body?.length ?? 0))[0]!;
+    lines.push(
+      `- [${fs.length}×] ${cls}`,
+      `    e.g. #${ex.request.id} ${ex.request.method} ${ex.request.path.length > 200 ? ex.request.path.slice(0, 200) + '…' : ex.request.path}` +
+        ` (${ex.request.headers['Content-Type'] ?? 'no content type'}; ${ex.request.labels.resource}; tables: ${ex.request.labels.verb}, path ${ex.request.labels.path}, query ${ex.request.labels.query}, headers ${ex.request.labels.header}, body ${ex.request.labels.body})`,
+      `    body: ${excerpt(ex.request.body) || '(none)'}`,
+      `    → ${ex.status} in ${ex.elapsedMs} ms: ${ex.response}`,
+    );
+  }
+  return lines.join('\n');
+}
