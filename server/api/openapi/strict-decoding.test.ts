@@ -1,6 +1,7 @@
 // Decoding built-in kinds into their Go types: sigs.k8s.io/json's UnmarshalTypeError texts, the custom decoders'
 // errors, strictness errors, pruning, and the unstructured converter's texts (strategic merge patches).
 import { parseJsonOrYamlDocument, type JsonNode } from '../go-json-document.js';
+import { maxNestingDepth } from '../nesting-depth.js';
 import { kindFields, type KindFields } from './strict-decoding.js';
 
 const node = (text: string): JsonNode => {
@@ -83,6 +84,29 @@ describe('UnmarshalStrict of a built-in kind', () => {
       strict: ['unknown field "spec.foo"', 'duplicate field "spec.replicas"', 'unknown field "spec.template.spec.containers[0].imagee"', 'unknown field "bar"'],
       value: { spec: { replicas: 2, template: { spec: { containers: [{ name: 'c' }] } } } },
     });
+  });
+
+  it('drops an unknown field nested to the nesting limit whole, without walking into it (issue #13: a deep unknown field is dropped, never refused)', () => {
+    const levels = maxNestingDepth - 1;
+    const text = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x"},"data":{"k":"v"},"zz":${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}}`;
+    expect(decode(() => configMap, text)).toEqual({ strict: ['unknown field "zz"'], value: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { k: 'v' } } });
+  });
+
+  it('does not read inside an unknown field, in any of the three decoders (its cost is the parse alone)', () => {
+    // any read below zz throws: a walk into it would fail the test
+    const untouchable = (): Record<string, unknown> => ({ zz: Object.defineProperty({}, 'a', { enumerable: true, get: () => { throw new Error('walked into an unknown field'); } }), data: { k: 'v' } });
+    const plain = untouchable();
+    const json = configMap.decodePlain(plain);
+    expect(json.ok && json.strict).toEqual(['unknown field "zz"']);
+    if (json.ok) json.prune();
+    expect(plain).toEqual({ data: { k: 'v' } });
+    const converted = untouchable();
+    const unstructured = configMap.fromUnstructured(converted);
+    expect(unstructured.ok && unstructured.strict).toEqual(['unknown field "zz"']);
+    if (unstructured.ok) unstructured.prune();
+    expect(converted).toEqual({ data: { k: 'v' } });
+    // structured-merge-diff leaves undeclared fields to the apply code
+    expect(configMap.applyConfigurationTypeErrors(untouchable())).toEqual([]);
   });
 
   it('leaves what the custom types hold (RawExtension, FieldsV1) unchecked', () => {
