@@ -6,8 +6,9 @@ import type { JsonObject } from '../../api/types.js';
 import { encodeKubernetesProtobuf } from './encode.js';
 
 /** One length-prefixed frame, undefined when the object's kind has no protobuf message. */
-export function encodeWatchEventFrame(type: string, object: JsonObject): Uint8Array | undefined {
-  const embedded = encodeKubernetesProtobuf(object);
+export function encodeWatchEventFrame(type: string, object: object): Uint8Array | undefined {
+  // a stored object or Status: JSON data by construction
+  const embedded = encodeKubernetesProtobuf(object as JsonObject);
   if (!embedded) return undefined;
   const w = protobuf.Writer.create();
   w.uint32(0x0a).string(type);
