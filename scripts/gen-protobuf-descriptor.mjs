@@ -10,6 +10,7 @@
 //     --apimachinery /path/to/kubernetes/apimachinery[@ref] \
 //     --apiextensions /path/to/kubernetes/apiextensions-apiserver[@ref]
 // Each path is a checkout, or a git directory (bare mirror) with @ref naming the tag to read (v0.36.3 is kube 1.36.3).
+// --versions <regex> picks the k8s.io/api versions (default ^v\d+$: the GA ones; ^v\d+(beta\d+)?$ adds the betas).
 // Output: server/http/protobuf/schema/kube-types.generated.ts (the messages, loaded on the first protobuf body) and
 // server/http/protobuf/schema/kube-kinds.generated.ts (group versions and kinds: small, read on every negotiation).
 import { execFileSync } from 'node:child_process';
@@ -23,8 +24,8 @@ const outDir = path.join(root, 'server', 'http', 'protobuf', 'schema');
 function parseArgs(argv) {
   const out = {};
   for (let i = 0; i < argv.length; i++) {
-    const m = /^--(api|apimachinery|apiextensions)$/.exec(argv[i]);
-    if (!m || i + 1 >= argv.length) throw new Error(`usage: --api <dir[@ref]> --apimachinery <dir[@ref]> --apiextensions <dir[@ref]> (bad argument ${argv[i]})`);
+    const m = /^--(api|apimachinery|apiextensions|versions)$/.exec(argv[i]);
+    if (!m || i + 1 >= argv.length) throw new Error(`usage: --api <dir[@ref]> --apimachinery <dir[@ref]> --apiextensions <dir[@ref]> [--versions <regex>] (bad argument ${argv[i]})`);
     out[m[1]] = argv[++i];
   }
   for (const k of ['api', 'apimachinery', 'apiextensions']) if (!out[k]) throw new Error(`missing --${k}`);
@@ -157,10 +158,11 @@ const extensions = source(args.apiextensions);
 
 /** Packages to read: [repository, directory, has register.go kinds]. */
 const packageDirs = [];
-// Every GA group version of k8s.io/api (v1, v2: no alpha or beta).
+// Every GA group version of k8s.io/api (v1, v2: no alpha or beta) unless --versions says otherwise.
+const versions = new RegExp(args.versions ?? '^v\\d+$');
 for (const f of api.files) {
-  const m = /^([a-z]+\/v\d+)\/generated\.proto$/.exec(f);
-  if (m) packageDirs.push([api, m[1], true]);
+  const m = /^([a-z]+)\/(\w+)\/generated\.proto$/.exec(f);
+  if (m && versions.test(m[2])) packageDirs.push([api, `${m[1]}/${m[2]}`, true]);
 }
 for (const d of ['pkg/apis/meta/v1', 'pkg/runtime', 'pkg/runtime/schema', 'pkg/util/intstr', 'pkg/api/resource']) packageDirs.push([machinery, d, false]);
 packageDirs.push([extensions, 'pkg/apis/apiextensions/v1', true]);
