@@ -179,6 +179,20 @@ describe('kubectl through the real server, speaking protobuf', () => {
     expect(Buffer.from(s.stdout, 'base64').toString()).toBe('v');
   });
 
+  // kubectl describe reads through the typed clientset: protobuf responses (objects, lists of events) decoded by Go
+  it.each([
+    ['namespace', 'proto-ns'],
+    ['configmap', 'proto-cm'],
+    ['secret', 'proto-secret'],
+    ['deployment', 'proto-deploy'],
+    ['serviceaccount', 'proto-sa'],
+    ['service', 'proto-svc'],
+  ])('kubectl describe %s reads protobuf answers', async (kind, name) => {
+    const r = await k(['describe', kind, name, '-n', 'default']);
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(r.stdout).toMatch(new RegExp(`^Name:\\s+${name}\n`));
+  });
+
   it('kubectl delete and scale round-trip through protobuf', async () => {
     const scale = await k(['scale', 'deployment', 'proto-deploy', '-n', 'default', '--replicas=3']);
     expect({ code: scale.code, stderr: scale.stderr, stdout: scale.stdout }).toEqual({ code: 0, stderr: '', stdout: 'deployment.apps/proto-deploy scaled\n' });

@@ -78,7 +78,7 @@ function notAcceptable(watch: boolean): Negotiated {
 /** acceptMediaTypeOptions: a clause whose parameters the endpoint cannot honour is skipped. */
 function acceptsParams(params: Record<string, string>, s: Serializer, opts: NegotiationOptions): boolean {
   for (const [k, v] of Object.entries(params)) {
-    // conversions (as=Table, as=PartialObjectMetadata) are answered by their own code paths, never here
+    // conversions are not answered here: as=Table by table.ts before any object is written, as=PartialObjectMetadata not at all
     if (k === 'as' || k === 'g' || k === 'v') return false;
     if (k === 'stream' && v !== '' && (!s.streams || v !== 'watch')) return false;
     if (k === 'sv' && v !== '') return false;
