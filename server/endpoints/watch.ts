@@ -10,6 +10,8 @@ import { errors } from '../api/errors.js';
 import type { KubeObject, WatchEvent } from '../api/types.js';
 import { apiVersionOf } from '../api/types.js';
 import type { RequestInfo } from '../http/request-info.js';
+import { loadProtobufCodec, negotiateObjectOutput } from '../http/responses.js';
+import { protobufMediaType } from '../http/protobuf/negotiate.js';
 import { metaOf } from '../registry/object-fields.js';
 import type { RequestContext } from '../registry/request-context.js';
 import type { ResourceInfo } from '../registry/resource.js';
@@ -42,6 +44,21 @@ export async function serveWatch(api: ApiContext, req: Request, res: Response, i
     ]);
   }
 
+  // kube's NegotiateOutputMediaTypeStream: JSON lines, or protobuf frames for a client that prefers protobuf
+  // (client-go's typed informers); Table watches are JSON.
+  let frame = (event: WatchEvent): string | Uint8Array => JSON.stringify(event) + '\n';
+  let contentType = 'application/json';
+  if (!tableVersion) {
+    const n = negotiateObjectOutput(req, res, true);
+    if (!n.ok) throw errors.notAcceptable(n.message);
+    if (n.mediaType === protobufMediaType) {
+      const { encodeWatchEventFrame } = await loadProtobufCodec();
+      // every object served here is of a built-in kind, which has a message; an empty frame would be a bug
+      frame = (event) => encodeWatchEventFrame(event.type, event.object) ?? new Uint8Array(0);
+      contentType = `${protobufMediaType};stream=watch`;
+    }
+  }
+
   // The initial state, when asked for, is read before the response starts so a storage error is a plain Status.
   let initial: KubeObject[] = [];
   let fromRevision: string;
@@ -54,7 +71,7 @@ export async function serveWatch(api: ApiContext, req: Request, res: Response, i
   }
 
   res.status(200);
-  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Content-Type', contentType);
   res.setHeader('Cache-Control', 'no-cache, private');
   res.setHeader('Transfer-Encoding', 'chunked');
   res.flushHeaders();
@@ -94,9 +111,9 @@ export async function serveWatch(api: ApiContext, req: Request, res: Response, i
   // Live events and bookmarks go through the bound; the initial state instead waits for the client (below).
   const send = (event: WatchEvent) => {
     if (closed) return;
-    const line = JSON.stringify(event) + '\n';
+    const line = frame(event);
     const pending = res.writableLength;
-    switch (decideWatchWrite(pending, Buffer.byteLength(line), watchBufferBytes, event.type === 'BOOKMARK')) {
+    switch (decideWatchWrite(pending, typeof line === 'string' ? Buffer.byteLength(line) : line.length, watchBufferBytes, event.type === 'BOOKMARK')) {
       case 'write':
         res.write(line);
         return;
@@ -118,7 +135,7 @@ export async function serveWatch(api: ApiContext, req: Request, res: Response, i
   if (sendInitialEvents && bookmarks) initialEvents.push(bookmarkEvent({ 'k8s.io/initial-events-end': 'true' }));
   for (const event of initialEvents) {
     if (closed) return;
-    if (!res.write(JSON.stringify(event) + '\n')) await drainedOrClosed(res);
+    if (!res.write(frame(event))) await drainedOrClosed(res);
   }
   if (closed) return;
 

@@ -4,11 +4,16 @@ import { errors } from '../api/errors.js';
 import { checkJsonNesting, jsonDepthError } from '../api/nesting-depth.js';
 import type { KubeObject } from '../api/types.js';
 import { yamlAliasingError, yamlNestingError } from '../api/yaml-limits.js';
+import { isBuiltinGroupVersion } from './protobuf/schema/kinds.js';
+import type { RequestInfo } from './request-info.js';
+import { loadProtobufCodec, requireNegotiableOutput } from './responses.js';
 
 /** kube-apiserver's maximum request body (apiserver.DefaultMaxRequestSizeBytes is 3 MiB). */
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
 
 const acceptedMediaTypes = 'application/json, application/yaml, application/vnd.kubernetes.protobuf';
+// custom resources are JSON objects: their protobuf bodies cannot be decoded
+const customResourceMediaTypes = 'application/json, application/yaml';
 
 export function mediaType(req: Request): string {
   return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
@@ -95,8 +100,18 @@ export function bodyNestingLimit(): RequestHandler {
   };
 }
 
-/** Decodes a create/update body (JSON or YAML) into one object. */
+/** Whether the request is for a custom resource (a group version that is not built in). */
+function isCustomResourceRequest(req: Request): boolean {
+  const ri = req.res?.locals['requestInfo'] as RequestInfo | undefined;
+  return ri?.isResourceRequest === true && !isBuiltinGroupVersion(ri.apiGroup, ri.apiVersion);
+}
+
+/**
+ * Decodes a create/update/delete body (JSON, YAML or protobuf) into one object. As kube's handlers, the output media
+ * type is negotiated first (406 before the body is read), then the input one (415).
+ */
 export async function decodeObject(req: Request): Promise<KubeObject> {
+  if (req.res) await requireNegotiableOutput(req, req.res);
   const type = mediaType(req);
   const raw = rawBody(req);
   if (raw.length === 0) throw errors.badRequest('the body of the request was empty');
@@ -105,11 +120,13 @@ export async function decodeObject(req: Request): Promise<KubeObject> {
     value = parseJSON(raw.toString('utf8'));
   } else if (type === 'application/yaml' || type === 'application/x-yaml' || type === 'text/yaml') {
     value = await parseYAML(raw.toString('utf8'));
-  } else if (type === 'application/vnd.kubernetes.protobuf') {
-    // kubectl's typed client (kubectl create namespace|configmap|…) sends protobuf for built-in kinds; the decoder
-    // (protobufjs and the schema) loads on the first such body, not at startup.
-    const { decodeKubernetesProtobuf } = await import('./protobuf/index.js');
+  } else if (type === 'application/vnd.kubernetes.protobuf' && !isCustomResourceRequest(req)) {
+    // kubectl's typed client (kubectl create namespace|configmap|…, auth can-i, auth whoami) sends protobuf for
+    // built-in kinds; the decoder (protobufjs and the generated messages) loads on the first such body, not at startup.
+    const { decodeKubernetesProtobuf } = await loadProtobufCodec();
     value = decodeKubernetesProtobuf(raw);
+  } else if (type === 'application/vnd.kubernetes.protobuf') {
+    throw errors.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: ${customResourceMediaTypes}`);
   } else {
     throw errors.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: ${acceptedMediaTypes}`);
   }

@@ -8,12 +8,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { StatusError, toStatusError } from '../../api/errors.js';
 import type { KubeObject } from '../../api/types.js';
 import { decodeKubernetesProtobuf } from './index.js';
 
 const run = promisify(execFile);
+// a self-signed certificate and key for `kubectl create secret tls`
+const testdata = path.join(path.dirname(fileURLToPath(import.meta.url)), 'testdata');
 
 // kubectl is on every machine's PATH (the project's tests require it); a missing kubectl fails, it does not skip.
 const kubectlPath = 'kubectl';
@@ -39,7 +42,11 @@ function discovery(port: number): Record<string, unknown> {
     '/apis': {
       kind: 'APIGroupList',
       apiVersion: 'v1',
-      groups: [{ name: 'apps', versions: [{ groupVersion: 'apps/v1', version: 'v1' }], preferredVersion: { groupVersion: 'apps/v1', version: 'v1' } }],
+      groups: ['apps', 'batch', 'rbac.authorization.k8s.io', 'scheduling.k8s.io', 'policy', 'networking.k8s.io'].map((name) => ({
+        name,
+        versions: [{ groupVersion: `${name}/v1`, version: 'v1' }],
+        preferredVersion: { groupVersion: `${name}/v1`, version: 'v1' },
+      })),
     },
     '/api/v1': {
       kind: 'APIResourceList',
@@ -51,8 +58,23 @@ function discovery(port: number): Record<string, unknown> {
         resource('serviceaccounts', 'ServiceAccount', true, 'serviceaccount'),
         resource('services', 'Service', true, 'service'),
         resource('pods', 'Pod', true, 'pod'),
+        resource('resourcequotas', 'ResourceQuota', true, 'resourcequota'),
       ],
     },
+    '/apis/batch/v1': { kind: 'APIResourceList', groupVersion: 'batch/v1', resources: [resource('jobs', 'Job', true, 'job'), resource('cronjobs', 'CronJob', true, 'cronjob')] },
+    '/apis/rbac.authorization.k8s.io/v1': {
+      kind: 'APIResourceList',
+      groupVersion: 'rbac.authorization.k8s.io/v1',
+      resources: [
+        resource('roles', 'Role', true, 'role'),
+        resource('rolebindings', 'RoleBinding', true, 'rolebinding'),
+        resource('clusterroles', 'ClusterRole', false, 'clusterrole'),
+        resource('clusterrolebindings', 'ClusterRoleBinding', false, 'clusterrolebinding'),
+      ],
+    },
+    '/apis/scheduling.k8s.io/v1': { kind: 'APIResourceList', groupVersion: 'scheduling.k8s.io/v1', resources: [resource('priorityclasses', 'PriorityClass', false, 'priorityclass')] },
+    '/apis/policy/v1': { kind: 'APIResourceList', groupVersion: 'policy/v1', resources: [resource('poddisruptionbudgets', 'PodDisruptionBudget', true, 'poddisruptionbudget')] },
+    '/apis/networking.k8s.io/v1': { kind: 'APIResourceList', groupVersion: 'networking.k8s.io/v1', resources: [resource('ingresses', 'Ingress', true, 'ingress')] },
     '/apis/apps/v1': { kind: 'APIResourceList', groupVersion: 'apps/v1', resources: [resource('deployments', 'Deployment', true, 'deployment')] },
   };
 }
@@ -192,10 +214,23 @@ describe('kubectl create sends protobuf bodies this decoder reads', () => {
     });
   });
 
-  it('tells a kubectl user creating a kind outside the subset which kinds protobuf covers and to use JSON', async () => {
-    const failure = kubectl(['create', 'job', 'j', '--image=busybox']);
-    await expect(failure).rejects.toMatchObject({
-      stderr: expect.stringMatching(/failed to create job: .*protobuf bodies only for v1 ConfigMap, .* and apps\/v1 Deployment, not batch\/v1 Job; send the object as application\/json/),
-    });
+  // Every other `kubectl create` generator: the body decodes into the JSON kubectl renders for the same object.
+  it.each([
+    ['job', 'j', '--image=busybox'],
+    ['cronjob', 'cj', '--image=busybox', '--schedule=*/5 * * * *'],
+    ['role', 'r', '--verb=get,list', '--resource=pods', '--resource-name=a'],
+    ['clusterrole', 'cr', '--verb=get', '--non-resource-url=/healthz'],
+    ['clusterrole', 'agg', '--aggregation-rule=rbac.example.com/aggregate=true'],
+    ['rolebinding', 'rb', '--role=r', '--user=alice', '--serviceaccount=default:sa'],
+    ['clusterrolebinding', 'crb', '--clusterrole=cr', '--group=devs'],
+    ['quota', 'q', '--hard=cpu=1,memory=1Gi,pods=10', '--scopes=BestEffort'],
+    ['priorityclass', 'pc', '--value=1000', '--description=high', '--preemption-policy=Never'],
+    ['poddisruptionbudget', 'pdb', '--selector=app=x', '--min-available=50%'],
+    ['ingress', 'ing', '--rule=foo.com/bar*=svc:8080,tls=cert', '--annotation=a=b'],
+    ['secret', 'docker-registry', 'reg', '--docker-server=r.io', '--docker-username=u', '--docker-password=p'],
+    ['secret', 'tls', 'tls', `--cert=${path.join(testdata, 'tls.crt')}`, `--key=${path.join(testdata, 'tls.key')}`],
+  ])('decodes kubectl create %s %s', async (...args: string[]) => {
+    const { decoded, rendered } = await create(args);
+    expect(decoded).toEqual(rendered);
   });
 });

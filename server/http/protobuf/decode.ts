@@ -1,41 +1,25 @@
-// application/vnd.kubernetes.protobuf request bodies as the v1 JSON of the same object.
+// application/vnd.kubernetes.protobuf bodies as the JSON of the same object.
 //
-// kube-apiserver decodes the protobuf into the Go type; downstream everything here works on the JSON that
-// Go type marshals to. So this decoder produces exactly that JSON: the envelope's apiVersion/kind, JSON field
-// names, and the presence rules of encoding/json (omitempty scalars left out when zero, pointers kept when set
-// to zero, structs always written, inline structs flattened), plus the custom marshalling of Time, MicroTime,
-// IntOrString, Quantity and FieldsV1. A kubectl protobuf body and the JSON kubectl would have sent are equal.
+// kube-apiserver decodes the protobuf into the Go type; downstream everything here works on the JSON that Go type
+// marshals to. So this decoder produces exactly that JSON: the envelope's apiVersion/kind, JSON field names, and the
+// presence rules of encoding/json (omitempty scalars left out when zero, pointers kept when set to zero, structs
+// always written, nil slices without omitempty as null, inline structs flattened), plus the custom marshalling of
+// Time, MicroTime, Duration, IntOrString, Quantity, FieldsV1, RawExtension and the apiextensions unions. Field
+// numbers the schema does not know are skipped, as gogo-protobuf's generated Unmarshal skips them.
 import protobuf from 'protobufjs';
-import type { Field, FieldBase, MapField, Type } from 'protobufjs';
+import type { Field, MapField, Type } from 'protobufjs';
 import { errors, StatusError } from '../../api/errors.js';
 import { exceedsNestingDepth, maxNestingDepth } from '../../api/nesting-depth.js';
 import type { JsonObject, JsonValue, KubeObject } from '../../api/types.js';
-import { apimachineryRenderers } from './apimachinery-json.js';
-import { decodeScalar, decodeString, decodeVarint, isZeroScalar, zeroScalar, type ScalarValue } from './scalars.js';
-import { goJSONOf, kubernetesProtoRoot, protobufKinds } from './schema/root.js';
-import {
-  concatBytes,
-  groupWireFields,
-  isZeroWireField,
-  MalformedProtobufError,
-  readPackedVarints,
-  readWireFields,
-  wireTypes,
-  type WireField,
-} from './wire.js';
+import { setEmbeddedProtobufDecoder, specialTypes, type NestedCodec } from './apimachinery-json.js';
+import { encodeMessageBody } from './encode.js';
+import { envelopeMagic, hasEnvelopeMagic, readEnvelope } from './envelope.js';
+import { decodeScalar, decodeString, isZeroScalar, zeroScalar, type ScalarValue } from './scalars.js';
+import { messageForKind } from './schema/kinds.js';
+import { goJSONOf, isWrapper, jsonNameOf, lookupMessage } from './schema/root.js';
+import { concatBytes, groupWireFields, MalformedProtobufError, readPackedVarints, readWireFields, wireTypes, type WireField } from './wire.js';
 
 export const kubernetesProtobufMediaType = 'application/vnd.kubernetes.protobuf';
-
-/** "k8s\0": the four bytes before every runtime.Unknown envelope (k8s.io/apimachinery protobuf serializer). */
-const envelopeMagic = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
-
-const supportedKindsText = (() => {
-  const core = protobufKinds.filter((k) => k.apiVersion === 'v1').map((k) => k.kind);
-  const others = protobufKinds.filter((k) => k.apiVersion !== 'v1').map((k) => `${k.apiVersion} ${k.kind}`);
-  return `v1 ${core.join(', ')}${others.length ? ` and ${others.join(', ')}` : ''}`;
-})();
-
-const sendJSONAdvice = 'send the object as application/json instead, which this server accepts for every kind';
 
 function child(path: string, name: string): string {
   return path ? `${path}.${name}` : name;
@@ -56,13 +40,19 @@ function tooDeep(): StatusError {
   return errors.badRequest(`the protobuf body nests messages deeper than ${maxNestingDepth} levels`);
 }
 
+const nested: NestedCodec = {
+  render: (name, data, where) => renderMessage(lookupMessage(name), data, where),
+  write: (name, value, w, where) => encodeMessageBody(lookupMessage(name), value, w, where),
+};
+
 /** One message as the JSON its Go type marshals to. */
-function renderMessage(type: Type, data: Uint8Array, path: string): JsonValue {
+export function renderMessage(type: Type, data: Uint8Array, path: string): JsonValue {
   if (messageDepth >= maxNestingDepth) throw tooDeep();
   messageDepth++;
   try {
-    const special = apimachineryRenderers.get(type.fullName);
-    if (special) return special(data, path || type.name);
+    const special = specialTypes.get(type.fullName);
+    if (special) return special.render(data, path || type.name, nested);
+    if (isWrapper(type)) return renderList(type.fieldsArray[0]!, groupWireFields(readWireFields(data)).get(1) ?? [], path);
     const out: JsonObject = {};
     writeFields(type, data, out, path);
     return out;
@@ -74,66 +64,68 @@ function renderMessage(type: Type, data: Uint8Array, path: string): JsonValue {
 function writeFields(type: Type, data: Uint8Array, out: JsonObject, path: string): void {
   const byId = groupWireFields(readWireFields(data));
   // Declaration order, which follows the Go struct, so the JSON keys come out in the order Go writes them.
-  for (const field of type.fieldsArray) {
-    const occurrences = byId.get(field.id) ?? [];
-    byId.delete(field.id);
-    writeField(field, occurrences, out, path);
-  }
-  for (const [id, occurrences] of byId) {
-    if (occurrences.every((o) => isZeroWireField(o))) continue;
-    throw errors.badRequest(
-      `the protobuf body sets field ${id} of ${type.fullName.slice(1)}${path ? ` (at ${path})` : ''}, which this server's ` +
-        `protobuf schema does not know, so decoding it would lose data; ${sendJSONAdvice}`,
-    );
-  }
+  for (const field of type.fieldsArray) writeField(field, byId.get(field.id) ?? [], out, path);
+}
+
+/** An empty slice or map: omitted with omitempty, null without (a nil Go slice). */
+function writeEmpty(rule: string, out: JsonObject, key: string): void {
+  if (rule === 'r') out[key] = null;
 }
 
 function writeField(field: Field, occurrences: WireField[], out: JsonObject, path: string): void {
-  const key = field.name;
+  const rule = goJSONOf(field);
+  if (rule === 'x') return;
+  const key = jsonNameOf(field);
   const where = child(path, key);
   if (field instanceof protobuf.MapField) {
     const entries = renderMap(field, occurrences, where);
     if (Object.keys(entries).length) out[key] = entries;
+    else writeEmpty(rule, out, key);
     return;
   }
   if (field.repeated) {
     const list = renderList(field, occurrences, where);
     if (list.length) out[key] = list;
+    else writeEmpty(rule, out, key);
     return;
   }
   const present = occurrences.length > 0;
-  const rule = goJSONOf(field);
   if (field.resolvedType instanceof protobuf.Type) {
-    if (rule === 'pointer' && !present) return;
+    if (!present && (rule === 'p' || rule === 'P')) {
+      if (rule === 'P') out[key] = null;
+      return;
+    }
     // A message field that occurs twice is merged, which for protobuf means decoding the concatenation.
     const data = concatBytes(bytesOf(occurrences, where));
-    if (rule === 'inline') {
+    if (rule === 'i') {
       const inner = renderMessage(field.resolvedType, data, path);
       if (inner === null || typeof inner !== 'object' || Array.isArray(inner)) throw new Error(`${where}: only plain messages can be inlined`);
       Object.assign(out, inner);
       return;
     }
-    out[key] = renderMessage(field.resolvedType, data, where);
+    const value = renderMessage(field.resolvedType, data, where);
+    // a named slice type (Verbs) as a non-pointer field: omitempty leaves out the empty slice, no omitempty writes null
+    if (Array.isArray(value) && value.length === 0 && rule !== 'p' && rule !== 'P') writeEmpty(rule, out, key);
+    else out[key] = value;
     return;
   }
   // Scalars: the last occurrence wins.
-  const value = present ? renderScalar(field, occurrences[occurrences.length - 1]!, where) : undefined;
-  if (rule === 'pointer') {
+  const value = present ? decodeScalar(field.type, occurrences[occurrences.length - 1]!, where) : undefined;
+  if (field.type === 'bytes') {
+    // []byte: nil unless on the wire (gogo keeps an empty but present []byte non-nil)
+    if (value === undefined) {
+      if (rule === 'r' || rule === 'P') out[key] = null;
+    } else if (value !== '' || rule !== 'o') out[key] = value;
+    return;
+  }
+  if (rule === 'p' || rule === 'P') {
     if (value !== undefined) out[key] = value;
-  } else if (rule === 'required') {
+    else if (rule === 'P') out[key] = null;
+  } else if (rule === 'r') {
     out[key] = value ?? zeroScalar(field.type);
   } else if (value !== undefined && !isZeroScalar(value)) {
     out[key] = value;
   }
-}
-
-function renderScalar(field: FieldBase, occurrence: WireField, where: string): ScalarValue {
-  if (field.resolvedType instanceof protobuf.Enum) {
-    // Kubernetes protos declare no enums (their "enums" are strings), but a proto enum renders as its name.
-    const n = decodeVarint(occurrence, 'int32', where) as number;
-    return field.resolvedType.valuesById[n] ?? n;
-  }
-  return decodeScalar(field.type, occurrence, where);
 }
 
 function renderList(field: Field, occurrences: WireField[], where: string): JsonValue[] {
@@ -147,10 +139,10 @@ function renderList(field: Field, occurrences: WireField[], where: string): Json
     if (packable && occurrence.wireType === wireTypes.lengthDelimited) {
       // Packed encoding; gogo writes proto2 repeated scalars unpacked, but a decoder must accept both.
       for (const raw of readPackedVarints(occurrence.value)) {
-        out.push(renderScalar(field, { id: field.id, wireType: wireTypes.varint, value: raw }, `${where}[${out.length}]`));
+        out.push(decodeScalar(field.type, { id: field.id, wireType: wireTypes.varint, value: raw }, `${where}[${out.length}]`));
       }
     } else {
-      out.push(renderScalar(field, occurrence, `${where}[${out.length}]`));
+      out.push(decodeScalar(field.type, occurrence, `${where}[${out.length}]`));
     }
   }
   return out;
@@ -168,7 +160,8 @@ function renderMap(field: MapField, occurrences: WireField[], where: string): Js
       out[key] = renderMessage(field.resolvedType, concatBytes(bytesOf(valueOccurrences, at)), at);
     } else {
       const last = valueOccurrences.at(-1);
-      out[key] = last ? renderScalar(field, last, at) : zeroScalar(field.type);
+      const value: ScalarValue = last ? decodeScalar(field.type, last, at) : zeroScalar(field.type);
+      out[key] = value;
     }
   }
   return out;
@@ -177,74 +170,52 @@ function renderMap(field: MapField, occurrences: WireField[], where: string): Js
 function asBadRequest(err: unknown): never {
   if (err instanceof StatusError) throw err;
   if (err instanceof MalformedProtobufError) throw errors.badRequest(`the protobuf body is malformed: ${err.message}`);
+  if (err instanceof RangeError) throw tooDeep(); // the stack, before the depth count: never a crash
   throw err;
 }
 
-/** One message of the schema subset, by full name ("k8s.io.api.core.v1.Pod"), as its Go type's JSON. */
+/** One message by full name ("k8s.io.api.core.v1.Pod"), as its Go type's JSON. */
 export function decodeMessageAsJSON(messageName: string, data: Uint8Array): JsonValue {
   try {
-    return renderMessage(kubernetesProtoRoot.lookupType(messageName), data, '');
+    return renderMessage(lookupMessage(messageName), data, '');
   } catch (err) {
     return asBadRequest(err);
   }
 }
 
-interface Envelope {
-  apiVersion: string;
-  kind: string;
-  raw: Uint8Array;
-  contentEncoding: string;
-  contentType: string;
+/** An enveloped object ("k8s\0" + runtime.Unknown) as its JSON, apiVersion and kind first as Go writes TypeMeta. */
+function renderEnveloped(body: Uint8Array): KubeObject {
+  const envelope = readEnvelope(body.subarray(envelopeMagic.length));
+  // runtime.NewMissingKindErr / NewMissingVersionErr, as the protobuf serializer's Decode returns them
+  const typeMeta = `runtime.TypeMeta{APIVersion:${JSON.stringify(envelope.apiVersion)}, Kind:${JSON.stringify(envelope.kind)}}`;
+  if (!envelope.kind) throw errors.badRequest(`Object 'Kind' is missing in '${typeMeta}'`);
+  if (!envelope.apiVersion) throw errors.badRequest(`Object 'apiVersion' is missing in '${typeMeta}'`);
+  const message = messageForKind(envelope.apiVersion, envelope.kind);
+  if (!message) {
+    // the scheme's NotRegisteredError: kinds without a message (custom resources, Table) cannot come as protobuf
+    throw errors.badRequest(`no kind ${JSON.stringify(envelope.kind)} is registered for version ${JSON.stringify(envelope.apiVersion)} in scheme "pkg/api/legacyscheme/scheme.go:30"`);
+  }
+  const rendered = renderMessage(lookupMessage(message), envelope.raw, '') as JsonObject;
+  return { kind: envelope.kind, apiVersion: envelope.apiVersion, ...rendered } as KubeObject;
 }
 
-function readEnvelope(body: Uint8Array): Envelope {
-  const byId = groupWireFields(readWireFields(body));
-  const last = (id: number): WireField | undefined => byId.get(id)?.at(-1);
-  const str = (f: WireField | undefined, where: string): string => (f ? decodeString(f, where) : '');
-  const typeMeta = groupWireFields(readWireFields(concatBytes(bytesOf(byId.get(1) ?? [], 'typeMeta'))));
-  const raw = last(2);
-  if (raw && raw.wireType !== wireTypes.lengthDelimited) throw new MalformedProtobufError(`raw cannot have wire type ${raw.wireType}`);
-  return {
-    apiVersion: str(typeMeta.get(1)?.at(-1), 'typeMeta.apiVersion'),
-    kind: str(typeMeta.get(2)?.at(-1), 'typeMeta.kind'),
-    raw: raw ? (raw.value as Uint8Array) : new Uint8Array(0),
-    contentEncoding: str(last(3), 'contentEncoding'),
-    contentType: str(last(4), 'contentType'),
-  };
-}
+setEmbeddedProtobufDecoder((raw) => renderEnveloped(raw) as JsonObject);
 
 /**
- * A `Content-Type: application/vnd.kubernetes.protobuf` request body ("k8s\0" + runtime.Unknown{typeMeta, raw})
- * as the object's v1 JSON. Throws a 415 StatusError for kinds outside the schema subset and a 400 for bodies
- * that are not valid protobuf of the announced kind.
+ * A `Content-Type: application/vnd.kubernetes.protobuf` request body ("k8s\0" + runtime.Unknown{typeMeta, raw}) as
+ * the object's JSON. Throws a 400 StatusError for bodies that are not valid protobuf of the announced kind.
  */
 export function decodeKubernetesProtobuf(body: Buffer): KubeObject {
-  if (body.length < envelopeMagic.length || !body.subarray(0, envelopeMagic.length).equals(envelopeMagic)) {
-    throw errors.badRequest(`the body of the request is not a Kubernetes protobuf message: it does not start with the "k8s\\x00" envelope prefix`);
+  // kube's Serializer.Decode: "provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]"
+  if (!hasEnvelopeMagic(body)) {
+    throw errors.badRequest(`provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]`);
   }
+  if (body.length === envelopeMagic.length) throw errors.badRequest('empty body');
   try {
-    const envelope = readEnvelope(body.subarray(envelopeMagic.length));
-    if (!envelope.apiVersion || !envelope.kind) {
-      throw errors.badRequest(`the protobuf envelope does not name the object's apiVersion and kind (runtime.Unknown typeMeta)`);
-    }
-    const gvk = `${envelope.apiVersion} ${envelope.kind}`;
-    if (envelope.contentEncoding) {
-      throw errors.unsupportedMediaType(`the protobuf envelope of ${gvk} uses contentEncoding "${envelope.contentEncoding}", which this server does not support; ${sendJSONAdvice}`);
-    }
-    if (envelope.contentType && envelope.contentType !== kubernetesProtobufMediaType) {
-      throw errors.unsupportedMediaType(`the protobuf envelope of ${gvk} carries contentType "${envelope.contentType}"; ${sendJSONAdvice}`);
-    }
-    const entry = protobufKinds.find((k) => k.apiVersion === envelope.apiVersion && k.kind === envelope.kind);
-    if (!entry) {
-      throw errors.unsupportedMediaType(
-        `this server decodes ${kubernetesProtobufMediaType} bodies only for ${supportedKindsText}, not ${gvk}; ${sendJSONAdvice}`,
-      );
-    }
-    const rendered = renderMessage(kubernetesProtoRoot.lookupType(entry.message), envelope.raw, '') as JsonObject;
-    // JSON carried as bytes (FieldsV1) was parsed without the raw-body scan: the decoded object as a whole is bounded.
+    const rendered = renderEnveloped(body);
+    // JSON carried as bytes (FieldsV1, RawExtension) was parsed without the raw-body scan: the object as a whole is bounded.
     if (exceedsNestingDepth(rendered)) throw tooDeep();
-    // TypeMeta is inline and first in every Go API type: kind, then apiVersion.
-    return { kind: envelope.kind, apiVersion: envelope.apiVersion, ...rendered } as KubeObject;
+    return rendered;
   } catch (err) {
     return asBadRequest(err);
   }

@@ -44,6 +44,13 @@ export function decodeScalar(type: string, field: WireField, where: string): Sca
     case 'int32':
     case 'int64':
       return decodeVarint(field, type, where);
+    case 'double': {
+      // JSONSchemaProps maximum, minimum, multipleOf (*float64)
+      expectWireType(field, wireTypes.fixed64, 'double', where);
+      const b = Buffer.alloc(8);
+      b.writeBigUInt64LE(field.value as bigint);
+      return b.readDoubleLE(0);
+    }
     default:
       throw new Error(`unsupported scalar type ${type} at ${where}`);
   }
@@ -51,7 +58,7 @@ export function decodeScalar(type: string, field: WireField, where: string): Sca
 
 export function zeroScalar(type: string): ScalarValue {
   if (type === 'bool') return false;
-  if (type === 'int32' || type === 'int64') return 0;
+  if (type === 'int32' || type === 'int64' || type === 'double') return 0;
   return '';
 }
 

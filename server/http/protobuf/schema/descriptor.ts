@@ -1,55 +1,37 @@
-// Builders for protobufjs JSON descriptors of the Kubernetes generated.proto subset this server decodes.
+// The shape of the generated descriptor (scripts/gen-protobuf-descriptor.mjs): kube's generated.proto messages with,
+// per field, how Go's encoding/json writes the Go field the message decodes into.
 //
-// The .proto files say nothing about how a field appears in the v1 JSON: every field is proto2 `optional`, and
-// gogo-protobuf writes non-pointer fields even when they are zero. What decides the JSON is the Go struct the
-// message decodes into (pointer or not, `omitempty` or not, `json:",inline"`), so each field carries that as
-// the `goJSON` option, taken from the json tag in k8s.io/api types.go.
-import type { IField, IMapField, IType } from 'protobufjs';
+// The .proto files say nothing about JSON: every field is proto2 `optional` and gogo-protobuf writes non-pointer
+// fields even when zero. What decides the JSON is the Go struct field (pointer or not, `omitempty` or not,
+// `json:",inline"`, `json:"-"`), read from the json tags of types.go.
 
-/** How Go's encoding/json writes the field of the typed object that kube-apiserver decodes the message into. */
-export type GoJSON =
-  /** `json:"x,omitempty"` on a non-pointer scalar, slice or map: left out when zero/empty. */
-  | 'optional'
-  /** `json:"x"` on a non-pointer scalar: always written, as its zero value when absent from the wire. */
-  | 'required'
-  /** A `*T` field: written exactly when present on the wire, whatever its value (`replicas: 0`, `immutable: false`). */
-  | 'pointer'
-  /** A non-pointer struct: always written, since encoding/json never omits a struct (`status: {}`). */
-  | 'struct'
-  /** An embedded struct tagged `json:",inline"`: its fields are written into the parent object. */
-  | 'inline';
+/**
+ * How encoding/json writes the Go field:
+ * - `o` `json:"x,omitempty"` on a non-pointer: scalars, slices, maps and []byte are left out when zero or empty;
+ *   a struct is always written (encoding/json never omits a struct).
+ * - `r` `json:"x"` on a non-pointer: always written; a nil slice, map or []byte as null.
+ * - `p` a `*T` with omitempty: written exactly when set, whatever its value (`replicas: 0`, `immutable: false`).
+ * - `P` a `*T` without omitempty: null when unset.
+ * - `i` an embedded struct tagged `json:",inline"`: its fields are written into the parent object.
+ * - `x` `json:"-"`: not in the JSON (the raw bytes of RawExtension, JSON and FieldsV1, which have their own JSON form).
+ */
+export type GoJSONRule = 'o' | 'r' | 'p' | 'P' | 'i' | 'x';
 
-/** The field option that carries the GoJSON rule. */
-export const goJSONOption = 'goJSON';
+/** [proto name, number, proto type, label ('' | 'r' repeated | 'm' map<string, T>), Go JSON rule, JSON name when not the proto name]. */
+export type FieldDescriptor = [string, number, string, '' | 'r' | 'm', GoJSONRule, string?];
 
-export type MessageFields = Record<string, IField | IMapField>;
-
-function field(id: number, type: string, goJSON: GoJSON): IField {
-  return { id, type, options: { [goJSONOption]: goJSON } };
+export interface KubeTypes {
+  /** Messages by full name without the leading dot (k8s.io.api.core.v1.Pod). */
+  messages: Record<string, FieldDescriptor[]>;
+  /** Messages of Go slice types (`type ExtraValue []string`): `{repeated items = 1}` on the wire, the array in JSON. */
+  wrappers: string[];
 }
 
-export const optional = (id: number, type: string): IField => field(id, type, 'optional');
-export const required = (id: number, type: string): IField => field(id, type, 'required');
-export const pointer = (id: number, type: string): IField => field(id, type, 'pointer');
-export const struct = (id: number, type: string): IField => field(id, type, 'struct');
-export const inline = (id: number, type: string): IField => field(id, type, 'inline');
-
-/** `repeated T`: a Go slice tagged omitempty, left out when empty. */
-export const repeated = (id: number, type: string): IField => ({ ...field(id, type, 'optional'), rule: 'repeated' });
-
-/** `map<string, V>`: a Go map tagged omitempty, left out when empty. */
-export const map = (id: number, valueType: string): IMapField => ({ ...field(id, valueType, 'optional'), keyType: 'string' });
-
-export const message = (fields: MessageFields): IType => ({ fields });
-
-/** Fully qualified names of the apimachinery types other packages refer to. */
-export const apimachinery = {
-  ObjectMeta: '.k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta',
-  Time: '.k8s.io.apimachinery.pkg.apis.meta.v1.Time',
-  MicroTime: '.k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime',
-  LabelSelector: '.k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector',
-  Condition: '.k8s.io.apimachinery.pkg.apis.meta.v1.Condition',
-  FieldsV1: '.k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1',
-  Quantity: '.k8s.io.apimachinery.pkg.api.resource.Quantity',
-  IntOrString: '.k8s.io.apimachinery.pkg.util.intstr.IntOrString',
-} as const;
+export interface KubeKinds {
+  /** apiVersion ("v1", "apps/v1") → kind → message full name, as each group version's register.go registers them. */
+  groupVersions: Record<string, Record<string, string>>;
+  /** What metav1.AddToGroupVersion adds to every group version (WatchEvent, DeleteOptions, …). */
+  everyGroupVersion: Record<string, string>;
+  /** metav1's unversioned kinds (Status, …), registered under apiVersion v1 only. */
+  unversioned: Record<string, string>;
+}
