@@ -1,5 +1,6 @@
 import {
   decodeListOptions,
+  metricsDryRun,
   parseGoDuration,
   parseGoQuery,
   prettyPrint,
@@ -225,6 +226,13 @@ describe('TableOptions and pretty', () => {
   });
 
   // kube's TestPrettyPrint cases (endpoints/apiserver_test.go)
+  it('labels request metrics with dry_run as cleanDryRun does', () => {
+    expect(metricsDryRun(parseGoQuery(''))).toBe('');
+    expect(metricsDryRun(parseGoQuery('dryRun=All&dryRun=All'))).toBe('All');
+    expect(metricsDryRun(parseGoQuery('dryRun=All&dryRun=foo'))).toBe('invalid');
+    expect(metricsDryRun(parseGoQuery('dryRun='))).toBe('invalid');
+  });
+
   it.each<[string, string | undefined, boolean]>([
     ['', undefined, false],
     ['', 'kubectl', false],

@@ -297,6 +297,17 @@ export function listOptionsOf(values: UrlValues): ListOptions {
   return opts.value;
 }
 
+/**
+ * The dry_run label of kube's request metrics (endpoints/metrics cleanDryRun): "" without dryRun, "invalid" unless
+ * every value is All, else the distinct values sorted and joined with ",".
+ */
+export function metricsDryRun(values: UrlValues): string {
+  const dryRun = values['dryRun'];
+  if (!dryRun) return '';
+  if (dryRun.some((v) => v !== 'All')) return 'invalid';
+  return [...new Set(dryRun)].sort().join(',');
+}
+
 /** PatchOptions.force (Convert_Slice_string_To_Pointer_bool): undefined (nil) when absent. */
 export function patchForce(values: UrlValues): boolean | undefined {
   return sliceToOptionalBool(values['force']);

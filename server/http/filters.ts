@@ -9,7 +9,7 @@ import { clientCertFromSocket } from '../authn/index.js';
 import type { Authorizer } from '../authz/index.js';
 import { forbiddenError, forbiddenMessage } from '../authz/index.js';
 import type { ApiserverMetrics } from '../metrics/registry.js';
-import { requestQuery, requestTimeout } from '../endpoints/query-options.js';
+import { metricsDryRun, requestQuery, requestTimeout } from '../endpoints/query-options.js';
 import { parseRequestInfo, type RequestInfo } from './request-info.js';
 import { addWarnings, writeError } from './responses.js';
 
@@ -67,10 +67,9 @@ export function metricsFilter(metrics: ApiserverMetrics) {
     const start = process.hrtime.bigint();
     res.on('finish', () => {
       const ri = res.locals['requestInfo'] as RequestInfo;
-      const dry = req.query['dryRun'];
       const labels = {
         verb: metricsVerb(req, ri),
-        dry_run: dry === undefined ? '' : String(dry),
+        dry_run: metricsDryRun(requestQuery(req)),
         group: ri.apiGroup,
         version: ri.apiVersion,
         resource: ri.resource,
