@@ -105,7 +105,7 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
   if (info.virtual) {
     ctx.dryRun = parseDryRun(q, 'CreateOptions');
     // decoded into the review's Go type, as any create body
-    const body = await checkResourceFields(info, await decodeObject(req), parseFieldValidation(q['fieldValidation']), ctx.warnings, { raw: rawBody(req), mediaType: mediaType(req) });
+    const body = await checkResourceFields(info, await decodeObject(req), parseFieldValidation(q['fieldValidation'], 'CreateOptions'), ctx.warnings, { raw: rawBody(req), mediaType: mediaType(req) });
     // Like any create, a review passes admission (webhooks skip it while ExcludeAdmissionWebhookVirtualResources is on).
     const attrs: AdmissionAttributes = {
       operation: 'CREATE',
@@ -145,7 +145,7 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
     case 'create': {
       ctx.dryRun = parseDryRun(q, 'CreateOptions');
       // decoded into the kind's Go type: wrong types fail, unknown fields are dropped
-      const body = await checkResourceFields(info, await decodeObject(req), parseFieldValidation(q['fieldValidation']), ctx.warnings, { raw: rawBody(req), mediaType: mediaType(req) });
+      const body = await checkResourceFields(info, await decodeObject(req), parseFieldValidation(q['fieldValidation'], 'CreateOptions'), ctx.warnings, { raw: rawBody(req), mediaType: mediaType(req) });
       // the body was decoded for this request alone: the store may work on it without a copy
       const created = await store.create(ctx, body, optionsObject('CreateOptions', q, ctx.dryRun), { bodyIsOwned: true, trackManagedFields: updateTracker(info, fieldManagerOf(req, q), '') });
       addWarnings(res, ctx.warnings);
@@ -157,7 +157,7 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
       const sent = { raw: rawBody(req), mediaType: mediaType(req) };
       const decoded = await decodeObject(req);
       const body =
-        sub === 'scale' ? await checkScaleFields(decoded, parseFieldValidation(q['fieldValidation']), ctx.warnings, sent) : await checkResourceFields(info, decoded, parseFieldValidation(q['fieldValidation']), ctx.warnings, sent);
+        sub === 'scale' ? await checkScaleFields(decoded, parseFieldValidation(q['fieldValidation'], 'UpdateOptions'), ctx.warnings, sent) : await checkResourceFields(info, decoded, parseFieldValidation(q['fieldValidation'], 'UpdateOptions'), ctx.warnings, sent);
       const opts = optionsObject('UpdateOptions', q, ctx.dryRun);
       const updated = await updateSub(store, ctx, ri.name, sub, info, opts, fieldManagerOf(req, q), (current) => {
         if (sub === 'scale') return applyScale(current, scaleBody(body), info.subresources.scale!);
@@ -173,7 +173,7 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
       ctx.dryRun = parseDryRun(q, 'PatchOptions');
       const type = mediaType(req);
       const patch = rawBody(req);
-      const fieldValidation = parseFieldValidation(q['fieldValidation']);
+      const fieldValidation = parseFieldValidation(q['fieldValidation'], 'PatchOptions');
       const patchOptions = { fieldManager: queryString(q, 'fieldManager'), force: parseForce(q) };
       if (type === ApplyYAMLPatchType && sub === '') {
         const invalid = validateApplyPatchOptions(patchOptions);

@@ -131,6 +131,20 @@ describe('options validated as kube validates them', () => {
     expect(r.json).toMatchObject({ reason: 'Invalid', message: 'CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"foo"}: supported values: "All"' });
   });
 
+  it('fieldValidation must be one of kube\'s directives (Validate{Create,Update,Patch}Options)', async () => {
+    const create = await call(`${cms}?fieldValidation=strict`, { method: 'POST', body: { metadata: { name: 'fv' } } });
+    expect(create.status).toBe(422);
+    expect(create.json).toMatchObject({
+      reason: 'Invalid',
+      message: 'CreateOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "strict": supported values: "", "Ignore", "Strict", "Warn"',
+    });
+    const patch = await call(`${cms}/q-1?fieldValidation=Bogus&fieldValidation=Strict`, { method: 'PATCH', body: { data: {} }, headers: { 'Content-Type': 'application/merge-patch+json' } });
+    expect(patch.status).toBe(422);
+    expect(patch.json).toMatchObject({ message: 'PatchOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "Bogus": supported values: "", "Ignore", "Strict", "Warn"' });
+    // the first value decides
+    expect((await call(`${cms}/q-1?fieldValidation=Strict&fieldValidation=Bogus`, { method: 'PATCH', body: { data: {} }, headers: { 'Content-Type': 'application/merge-patch+json' } })).status).toBe(200);
+  });
+
   it('a delete with a body reads its options from the body alone', async () => {
     // the query's bad gracePeriodSeconds is never read: the DeleteOptions body wins, as in handlers/delete.go
     const r = await call(`${cms}/q-1?gracePeriodSeconds=soon`, { method: 'DELETE', body: { kind: 'DeleteOptions', apiVersion: 'v1', dryRun: ['All'] } });
