@@ -27,11 +27,17 @@ import { JSONPatchType, StrategicMergePatchType } from './patch/index.js';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
-export function parseFieldValidation(value: unknown): FieldValidation {
-  const v = value === undefined ? '' : String(Array.isArray(value) ? value[0] : value);
+/**
+ * The fieldValidation option (its first query value): "" is Warn. Any other value fails kube's
+ * Validate{Create,Update,Patch}Options with a 422 Invalid of that options kind.
+ */
+export function parseFieldValidation(values: readonly string[] | undefined, kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions'): FieldValidation {
+  const v = values?.[0] ?? '';
   if (v === '') return 'Warn';
   if (v === 'Ignore' || v === 'Warn' || v === 'Strict') return v;
-  throw errors.badRequest(`fieldValidation parameter unsupported: ${v}`);
+  throw errors.invalid({ group: 'meta.k8s.io', kind }, '', [
+    { type: 'NotSupported', field: 'fieldValidation', badValue: v, detail: 'supported values: "", "Ignore", "Strict", "Warn"' },
+  ]);
 }
 
 /** A create or update body as it arrived: the strict decoder reads the JSON or YAML text, not the parsed object. */

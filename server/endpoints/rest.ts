@@ -20,19 +20,20 @@ import { applyScale, toScale } from './scale.js';
 import { parseTableAccept, toTable } from './table.js';
 import { routeOf, type Route } from './routes.js';
 import { serveWatch } from './watch.js';
+import type { FieldError } from '../api/field.js';
+import { deleteOrphanDependents, firstValue, listOptionsOf, patchForce, requestQuery, sliceToInt64, tableIncludeObject as includeObjectOption, type IncludeObject, type UrlValues } from './query-options.js';
 
-type Query = Record<string, unknown>;
+/** The query as Go's req.URL.Query(): option fields read their key's first value (query-options.ts). */
+type Query = UrlValues;
 
-function queryString(q: Query, name: string): string | undefined {
-  const v = q[name];
-  if (Array.isArray(v)) return v.length ? String(v[0]) : undefined;
-  return v === undefined ? undefined : String(v);
-}
+const queryString = firstValue;
 
-function parseDryRun(q: Query): boolean {
-  const raw = q['dryRun'];
-  const values = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map(String);
-  for (const v of values) if (v !== 'All') throw errors.badRequest(`Invalid dryRun value: ${JSON.stringify(v)}; the only supported value is "All"`);
+/** The options' dryRun (every value of the key), checked as kube's Validate{Create,Update,Patch}Options: 422 unless all are "All". */
+function parseDryRun(q: Query, kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions'): boolean {
+  const values = q['dryRun'] ?? [];
+  if (values.some((v) => v !== 'All')) {
+    throw errors.invalid({ group: 'meta.k8s.io', kind }, '', [{ type: 'NotSupported', field: 'dryRun', badValue: [...values], detail: 'supported values: "All"' }]);
+  }
   return values.length > 0;
 }
 
@@ -44,12 +45,11 @@ function optionsObject(kind: 'CreateOptions' | 'UpdateOptions' | 'DeleteOptions'
   return o;
 }
 
+/** An int64 option field: the handlers answer strconv.ParseInt's error as a 400 BadRequest. */
 function parseIntParam(q: Query, name: string): number | undefined {
-  const v = queryString(q, name);
-  if (v === undefined || v === '') return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n)) throw errors.badRequest(`invalid value for ${name}: ${JSON.stringify(v)}`);
-  return n;
+  const n = sliceToInt64(q[name]);
+  if (!n.ok) throw errors.badRequest(n.error);
+  return n.value;
 }
 
 function allowsVerb(info: ResourceInfo, verb: Verb): boolean {
@@ -66,9 +66,10 @@ function writeObject(req: Request, res: Response, code: number, info: ResourceIn
   writeJSON(res, code, obj);
 }
 
-function tableIncludeObject(req: Request): 'None' | 'Metadata' | 'Object' {
-  const v = String(req.query['includeObject'] ?? 'Metadata');
-  return v === 'None' || v === 'Object' ? v : 'Metadata';
+function tableIncludeObject(req: Request): IncludeObject {
+  const include = includeObjectOption(requestQuery(req));
+  if (!include.ok) throw errors.badRequest(include.error);
+  return include.value;
 }
 
 export function restHandler(api: ApiContext) {
@@ -91,7 +92,7 @@ export function restHandler(api: ApiContext) {
 async function dispatch(api: ApiContext, req: Request, res: Response, ri: RequestInfo, ctx: RequestContext): Promise<void> {
   const info = api.index.lookup(ri.apiGroup, ri.apiVersion, ri.resource);
   if (!info || ri.parts.length > 3) throw new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
-  const q = req.query as Query;
+  const q = requestQuery(req);
   const gr = { group: info.group, resource: info.resource };
   if (!info.namespaced) ctx.namespace = '';
   const sub = ri.subresource;
@@ -102,9 +103,9 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
   // kube's ListResource: a list route asked to watch a resource whose storage cannot
   if (verb === 'watch' && !allowsVerb(info, 'watch')) throw errors.methodNotSupported(gr, 'watch');
   if (info.virtual) {
-    ctx.dryRun = parseDryRun(q);
+    ctx.dryRun = parseDryRun(q, 'CreateOptions');
     // decoded into the review's Go type, as any create body
-    const body = await checkResourceFields(info, await decodeObject(req), parseFieldValidation(q['fieldValidation']), ctx.warnings, { raw: rawBody(req), mediaType: mediaType(req) });
+    const body = await checkResourceFields(info, await decodeObject(req), parseFieldValidation(q['fieldValidation'], 'CreateOptions'), ctx.warnings, { raw: rawBody(req), mediaType: mediaType(req) });
     // Like any create, a review passes admission (webhooks skip it while ExcludeAdmissionWebhookVirtualResources is on).
     const attrs: AdmissionAttributes = {
       operation: 'CREATE',
@@ -142,9 +143,9 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
     case 'watch':
       return serveWatch(api, req, res, info, store, ctx, q, ri);
     case 'create': {
-      ctx.dryRun = parseDryRun(q);
+      ctx.dryRun = parseDryRun(q, 'CreateOptions');
       // decoded into the kind's Go type: wrong types fail, unknown fields are dropped
-      const body = await checkResourceFields(info, await decodeObject(req), parseFieldValidation(q['fieldValidation']), ctx.warnings, { raw: rawBody(req), mediaType: mediaType(req) });
+      const body = await checkResourceFields(info, await decodeObject(req), parseFieldValidation(q['fieldValidation'], 'CreateOptions'), ctx.warnings, { raw: rawBody(req), mediaType: mediaType(req) });
       // the body was decoded for this request alone: the store may work on it without a copy
       const created = await store.create(ctx, body, optionsObject('CreateOptions', q, ctx.dryRun), { bodyIsOwned: true, trackManagedFields: updateTracker(info, fieldManagerOf(req, q), '') });
       addWarnings(res, ctx.warnings);
@@ -152,11 +153,11 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
       return;
     }
     case 'update': {
-      ctx.dryRun = parseDryRun(q);
+      ctx.dryRun = parseDryRun(q, 'UpdateOptions');
       const sent = { raw: rawBody(req), mediaType: mediaType(req) };
       const decoded = await decodeObject(req);
       const body =
-        sub === 'scale' ? await checkScaleFields(decoded, parseFieldValidation(q['fieldValidation']), ctx.warnings, sent) : await checkResourceFields(info, decoded, parseFieldValidation(q['fieldValidation']), ctx.warnings, sent);
+        sub === 'scale' ? await checkScaleFields(decoded, parseFieldValidation(q['fieldValidation'], 'UpdateOptions'), ctx.warnings, sent) : await checkResourceFields(info, decoded, parseFieldValidation(q['fieldValidation'], 'UpdateOptions'), ctx.warnings, sent);
       const opts = optionsObject('UpdateOptions', q, ctx.dryRun);
       const updated = await updateSub(store, ctx, ri.name, sub, info, opts, fieldManagerOf(req, q), (current) => {
         if (sub === 'scale') return applyScale(current, scaleBody(body), info.subresources.scale!);
@@ -169,10 +170,10 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
       return;
     }
     case 'patch': {
-      ctx.dryRun = parseDryRun(q);
+      ctx.dryRun = parseDryRun(q, 'PatchOptions');
       const type = mediaType(req);
       const patch = rawBody(req);
-      const fieldValidation = parseFieldValidation(q['fieldValidation']);
+      const fieldValidation = parseFieldValidation(q['fieldValidation'], 'PatchOptions');
       const patchOptions = { fieldManager: queryString(q, 'fieldManager'), force: parseForce(q) };
       if (type === ApplyYAMLPatchType && sub === '') {
         const invalid = validateApplyPatchOptions(patchOptions);
@@ -199,8 +200,8 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
       return;
     }
     case 'delete': {
-      ctx.dryRun = parseDryRun(q);
-      const { opts, options } = await deleteOptions(req, q, ctx.dryRun);
+      const { opts, options, dryRun } = await deleteOptions(req, q);
+      ctx.dryRun = dryRun;
       const result = await store.delete(ctx, ri.name, opts, options);
       addWarnings(res, ctx.warnings);
       if (result.deleted) {
@@ -210,8 +211,9 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
       return;
     }
     case 'deletecollection': {
-      ctx.dryRun = parseDryRun(q);
-      const { opts, options } = await deleteOptions(req, q, ctx.dryRun);
+      listOptionsOf(q);
+      const { opts, options, dryRun } = await deleteOptions(req, q);
+      ctx.dryRun = dryRun;
       const list = await store.list(ctx, { predicate: buildListPredicate(info, q) });
       const deleted: KubeObject[] = [];
       for (const item of list.items) {
@@ -251,7 +253,8 @@ function routeRequest(req: Request, ri: RequestInfo, info: ResourceInfo): Route 
   const watchPrefix = prefix === 'watch';
   return routeOf(info, {
     method: req.method,
-    name: ri.name,
+    // the name in the path: a list's fieldSelector=metadata.name=x names the request, not its route
+    name: ri.parts[1] ?? '',
     subresource: ri.subresource,
     watchPrefix,
     watchParam: !watchPrefix && ri.verb === 'watch',
@@ -275,14 +278,8 @@ function fieldManagerOf(req: Request, q: Query): string {
   return managerOrUserAgent(queryString(q, 'fieldManager'), req.headers['user-agent']);
 }
 
-/** PatchOptions.force; absent is nil, which only apply may leave out. */
-function parseForce(q: Query): boolean | undefined {
-  const v = queryString(q, 'force');
-  if (v === undefined) return undefined;
-  if (v === 'true' || v === '1') return true;
-  if (v === 'false' || v === '0' || v === '') return false;
-  throw errors.badRequest(`invalid value for force: ${JSON.stringify(v)}`);
-}
+/** PatchOptions.force (Convert_Slice_string_To_Pointer_bool); absent is nil, which only apply may leave out. */
+const parseForce = patchForce;
 
 /** Server-side apply of the main resource: 201 when the apply created the object, 200 otherwise. */
 async function serveApply(
@@ -336,40 +333,67 @@ function finalizeNamespace(current: KubeObject, body: KubeObject): KubeObject {
   return next;
 }
 
-async function deleteOptions(req: Request, q: Query, dryRun: boolean): Promise<{ opts: DeleteOptions; options: KubeObject }> {
+/**
+ * DeleteOptions as kube's delete handlers read them (handlers/delete.go): from the body when there is one, and
+ * then the query is not read at all; else from the query (Convert_url_Values_To_v1_DeleteOptions, uid and
+ * resourceVersion there being preconditions). Then ValidateDeleteOptions.
+ */
+async function deleteOptions(req: Request, q: Query): Promise<{ opts: DeleteOptions; options: KubeObject; dryRun: boolean }> {
   let body: KubeObject = {};
   if (rawBody(req).length > 0) body = await decodeObject(req);
+  const fromBody = rawBody(req).length > 0;
   const opts: DeleteOptions = {};
-  const pre = body['preconditions'] as DeleteOptions['preconditions'] | undefined;
-  if (pre) opts.preconditions = pre;
-  const prop = queryString(q, 'propagationPolicy') ?? (body['propagationPolicy'] as string | undefined);
-  if (prop !== undefined) {
-    if (!['Orphan', 'Background', 'Foreground'].includes(prop)) {
-      throw errors.invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [{ type: 'NotSupported', field: 'propagationPolicy', badValue: prop, detail: 'supported values: "Foreground", "Background", "Orphan", "nil"' }]);
-    }
-    opts.propagationPolicy = prop;
+  let prop: string | undefined;
+  let grace: number | undefined;
+  let orphan: boolean | undefined;
+  let dryRun: readonly string[];
+  if (fromBody) {
+    const pre = body['preconditions'] as DeleteOptions['preconditions'] | undefined;
+    if (pre) opts.preconditions = pre;
+    prop = body['propagationPolicy'] as string | undefined;
+    grace = body['gracePeriodSeconds'] as number | undefined;
+    orphan = body['orphanDependents'] as boolean | undefined;
+    dryRun = Array.isArray(body['dryRun']) ? (body['dryRun'] as unknown[]).map(String) : [];
+  } else {
+    const pre: NonNullable<DeleteOptions['preconditions']> = {};
+    const uid = queryString(q, 'uid');
+    const rv = queryString(q, 'resourceVersion');
+    if (uid) pre.uid = uid;
+    if (rv) pre.resourceVersion = rv;
+    if (uid || rv) opts.preconditions = pre;
+    prop = queryString(q, 'propagationPolicy');
+    grace = parseIntParam(q, 'gracePeriodSeconds');
+    orphan = deleteOrphanDependents(q);
+    dryRun = q['dryRun'] ?? [];
   }
-  const grace = parseIntParam(q, 'gracePeriodSeconds') ?? (body['gracePeriodSeconds'] as number | undefined);
+  const invalid: FieldError[] = [];
+  if (orphan !== undefined && prop !== undefined) invalid.push({ type: 'Invalid', field: 'propagationPolicy', badValue: prop, detail: 'orphanDependents and deletionPropagation cannot be both set' });
+  if (prop !== undefined && !['Orphan', 'Background', 'Foreground'].includes(prop)) {
+    invalid.push({ type: 'NotSupported', field: 'propagationPolicy', badValue: prop, detail: 'supported values: "Foreground", "Background", "Orphan", "nil"' });
+  }
+  if (dryRun.some((v) => v !== 'All')) invalid.push({ type: 'NotSupported', field: 'dryRun', badValue: [...dryRun], detail: 'supported values: "All"' });
+  if (invalid.length > 0) throw errors.invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', invalid);
+  // the deprecated orphanDependents is the Orphan policy, or its absence (kube's garbage collector finalizers)
+  if (prop === undefined && orphan !== undefined) prop = orphan ? 'Orphan' : 'Background';
+  if (prop !== undefined) opts.propagationPolicy = prop;
   if (grace !== undefined) opts.gracePeriodSeconds = grace;
-  const bodyDryRun = Array.isArray(body['dryRun']) && (body['dryRun'] as unknown[]).includes('All');
-  const options = optionsObject('DeleteOptions', q, dryRun || bodyDryRun, {
+  const options = optionsObject('DeleteOptions', q, dryRun.length > 0, {
     ...(opts.propagationPolicy ? { propagationPolicy: opts.propagationPolicy } : {}),
     ...(opts.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: opts.gracePeriodSeconds } : {}),
     ...(opts.preconditions ? { preconditions: opts.preconditions } : {}),
   });
-  return { opts, options };
+  return { opts, options, dryRun: dryRun.length > 0 };
 }
 
 async function listObjects(req: Request, res: Response, info: ResourceInfo, store: ResourceStore, ctx: RequestContext, q: Query): Promise<void> {
-  const limit = parseIntParam(q, 'limit');
-  const rv = queryString(q, 'resourceVersion');
+  const { limit, resourceVersion: rv, resourceVersionMatch, continue: cont } = listOptionsOf(q);
   const list = await store.list(ctx, {
     predicate: buildListPredicate(info, q),
-    limit: limit && limit > 0 ? limit : undefined,
-    continue: queryString(q, 'continue') || undefined,
+    limit: limit > 0 ? limit : undefined,
+    continue: cont || undefined,
     // kube: resourceVersion alone means "not older than" (we serve the latest); only resourceVersionMatch=Exact
     // reads at that revision.
-    resourceVersion: rv && rv !== '0' && queryString(q, 'resourceVersionMatch') === 'Exact' ? rv : undefined,
+    resourceVersion: rv && rv !== '0' && resourceVersionMatch === 'Exact' ? rv : undefined,
   });
   const table = parseTableAccept(req.headers.accept ?? '');
   if (table) writeJSON(res, 200, toTable(info, list.items, { includeObject: tableIncludeObject(req), listMeta: list.metadata, tableVersion: table }));

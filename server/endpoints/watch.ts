@@ -19,6 +19,7 @@ import { storageErrorToStatus, type ResourceStore } from '../registry/store.js';
 import type { StorageEvent, StorageWatch } from '../storage/interface.js';
 import type { ApiContext } from './api-context.js';
 import { buildListPredicate } from './list-predicate.js';
+import { listOptionsOf, tableIncludeObject, type UrlValues } from './query-options.js';
 import { parseTableAccept, toTable } from './table.js';
 import { decideWatchWrite, watchBufferBytesFrom } from './watch-buffer.js';
 
@@ -27,22 +28,21 @@ const bookmarkIntervalMs = Number(process.env['KAH_WATCH_BOOKMARK_INTERVAL_MS'] 
 /** The most a watcher may have unsent before it is terminated (see watch-buffer.ts). */
 const watchBufferBytes = watchBufferBytesFrom(process.env);
 
-type Query = Record<string, unknown>;
-const str = (v: unknown): string | undefined => (v === undefined ? undefined : String(Array.isArray(v) ? v[0] : v));
+type Query = UrlValues;
+const str = (v: readonly string[] | undefined): string | undefined => v?.[0];
 
 export async function serveWatch(api: ApiContext, req: Request, res: Response, info: ResourceInfo, store: ResourceStore, ctx: RequestContext, q: Query, ri: RequestInfo): Promise<void> {
   const base = buildListPredicate(info, q);
   const predicate = ri.name ? (o: KubeObject) => metaOf(o).name === ri.name && base(o) : base;
-  const rv = str(q['resourceVersion']);
-  const bookmarks = str(q['allowWatchBookmarks']) === 'true';
-  const sendInitialEvents = str(q['sendInitialEvents']) === 'true';
-  const timeoutSeconds = Number(str(q['timeoutSeconds']) ?? 0);
+  // kube's ListOptions conversion: watch=True, allowWatchBookmarks=yes, sendInitialEvents= are all true
+  const opts = listOptionsOf(q);
+  const rv = opts.resourceVersion;
+  const bookmarks = opts.allowWatchBookmarks;
+  const sendInitialEvents = opts.sendInitialEvents === true;
+  const timeoutSeconds = opts.timeoutSeconds ?? 0;
   const tableVersion = parseTableAccept(req.headers.accept ?? '');
-  if (sendInitialEvents && str(q['resourceVersionMatch']) !== 'NotOlderThan') {
-    throw errors.invalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', [
-      { type: 'Forbidden', field: 'resourceVersionMatch', detail: 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan' },
-    ]);
-  }
+  const includeObject = tableVersion ? tableIncludeObject(q) : undefined;
+  if (includeObject && !includeObject.ok) throw errors.badRequest(includeObject.error);
 
   // kube's NegotiateOutputMediaTypeStream: JSON lines, or protobuf frames for a client that prefers protobuf
   // (client-go's typed informers); Table watches are JSON.
@@ -62,7 +62,7 @@ export async function serveWatch(api: ApiContext, req: Request, res: Response, i
   // The initial state, when asked for, is read before the response starts so a storage error is a plain Status.
   let initial: KubeObject[] = [];
   let fromRevision: string;
-  if (rv === undefined || rv === '' || rv === '0' || sendInitialEvents) {
+  if (rv === '' || rv === '0' || sendInitialEvents) {
     const list = await store.list(ctx, { predicate });
     initial = list.items;
     fromRevision = list.metadata.resourceVersion ?? '0';
@@ -104,10 +104,11 @@ export async function serveWatch(api: ApiContext, req: Request, res: Response, i
   api.watchRegistry.add(close);
   req.on('close', close);
   res.on('close', close);
-  if (timeoutSeconds > 0) timers.push(setTimeout(close, timeoutSeconds * 1000).unref());
+  // kube's watch timer: a negative timeoutSeconds has already expired (the stream ends at once); 0 is no timeout here
+  if (timeoutSeconds !== 0) timers.push(setTimeout(close, Math.min(2 ** 31 - 1, Math.max(0, timeoutSeconds * 1000))).unref());
 
   const encode = (obj: KubeObject): KubeObject =>
-    tableVersion ? (toTable(info, [obj], { includeObject: str(q['includeObject']) === 'Object' ? 'Object' : 'Metadata', tableVersion }) as unknown as KubeObject) : obj;
+    tableVersion && includeObject?.ok ? (toTable(info, [obj], { includeObject: includeObject.value, tableVersion }) as unknown as KubeObject) : obj;
   // Live events and bookmarks go through the bound; the initial state instead waits for the client (below).
   const send = (event: WatchEvent) => {
     if (closed) return;

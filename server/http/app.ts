@@ -9,7 +9,7 @@ import { openapiRouter } from '../endpoints/openapi.js';
 import { restHandler } from '../endpoints/rest.js';
 import type { ApiserverMetrics } from '../metrics/registry.js';
 import { bodyNestingLimit, maxRequestBodyBytes, rawBodyReader } from './body.js';
-import { authenticationFilter, authorizationFilter, metricsFilter, requestInfoFilter } from './filters.js';
+import { authenticationFilter, authorizationFilter, metricsFilter, requestDeadlineFilter, requestInfoFilter } from './filters.js';
 import { healthRouter, type HealthChecks } from './health.js';
 import { pathSegmentError } from './path-segments.js';
 import { MalformedRequestPathError, type RequestInfo } from './request-info.js';
@@ -36,6 +36,7 @@ export function buildApp(deps: AppDeps): express.Express {
   app.set('query parser', 'extended');
   app.use(requestInfoFilter());
   app.use(metricsFilter(deps.metrics));
+  app.use(requestDeadlineFilter());
   if (deps.readinessGate) app.use(deps.readinessGate);
   app.use(authenticationFilter(deps.authn));
   if (deps.audit) app.use(deps.audit);

@@ -9,6 +9,7 @@ import { clientCertFromSocket } from '../authn/index.js';
 import type { Authorizer } from '../authz/index.js';
 import { forbiddenError, forbiddenMessage } from '../authz/index.js';
 import type { ApiserverMetrics } from '../metrics/registry.js';
+import { metricsDryRun, requestQuery, requestTimeout } from '../endpoints/query-options.js';
 import { parseRequestInfo, type RequestInfo } from './request-info.js';
 import { addWarnings, writeError } from './responses.js';
 
@@ -18,7 +19,31 @@ export function requestInfoFilter() {
     // read it several times per request, so it is parsed once here and kept on the request.
     const query = req.query;
     Object.defineProperty(req, 'query', { value: query, writable: true, configurable: true, enumerable: true });
-    res.locals['requestInfo'] = parseRequestInfo(req.method, req.path, query as Record<string, unknown>);
+    // kube's request info reads req.URL.Query(): Go's url.Values, not express's nested "extended" parse
+    res.locals['requestInfo'] = parseRequestInfo(req.method, req.path, requestQuery(req));
+    next();
+  };
+}
+
+const longRunningVerbs = new Set(['watch', 'proxy']);
+const longRunningSubresources = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
+
+/**
+ * kube's WithRequestDeadline (filters/request_deadline.go), before authentication: a `timeout` query parameter that
+ * time.ParseDuration refuses is a 400 on every request but the long-running ones (watch, proxy, exec, …), which
+ * never read it. (The deadline itself is not enforced here: handlers answer well within any sane timeout.)
+ */
+export function requestDeadlineFilter() {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const ri = res.locals['requestInfo'] as RequestInfo;
+    const longRunning = ri.isResourceRequest && (longRunningVerbs.has(ri.verb) || longRunningSubresources.has(ri.subresource));
+    if (!longRunning) {
+      const timeout = requestTimeout(requestQuery(req));
+      if (!timeout.ok) {
+        writeError(res, errors.badRequest(timeout.error));
+        return;
+      }
+    }
     next();
   };
 }
@@ -42,10 +67,9 @@ export function metricsFilter(metrics: ApiserverMetrics) {
     const start = process.hrtime.bigint();
     res.on('finish', () => {
       const ri = res.locals['requestInfo'] as RequestInfo;
-      const dry = req.query['dryRun'];
       const labels = {
         verb: metricsVerb(req, ri),
-        dry_run: dry === undefined ? '' : String(dry),
+        dry_run: metricsDryRun(requestQuery(req)),
         group: ri.apiGroup,
         version: ri.apiVersion,
         resource: ri.resource,

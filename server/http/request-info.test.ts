@@ -25,6 +25,35 @@ describe('parseRequestInfo (kube RequestInfoFactory)', () => {
   });
 });
 
+describe('collection GETs as requestinfo.go decodes ListOptions', () => {
+  it.each<[string, string, Record<string, string | string[]>, Record<string, string>]>([
+    // Convert_Slice_string_To_bool: present is true unless "0" or "false" in any case
+    ['GET', '/api/v1/namespaces/ns/pods', { watch: 'True' }, { verb: 'watch', name: '' }],
+    ['GET', '/api/v1/namespaces/ns/pods', { watch: 'yes' }, { verb: 'watch' }],
+    ['GET', '/api/v1/namespaces/ns/pods', { watch: '' }, { verb: 'watch' }],
+    ['GET', '/api/v1/namespaces/ns/pods', { watch: 'false' }, { verb: 'list' }],
+    ['GET', '/api/v1/namespaces/ns/pods', { watch: 'FALSE' }, { verb: 'list' }],
+    ['GET', '/api/v1/namespaces/ns/pods', { watch: '0' }, { verb: 'list' }],
+    ['GET', '/api/v1/namespaces/ns/pods', { watch: ['0', '1'] }, { verb: 'list' }],
+    // a named GET is a get, whatever ?watch says
+    ['GET', '/api/v1/namespaces/ns/pods/p', { watch: 'true' }, { verb: 'get', name: 'p' }],
+    ['GET', '/api/v1/watch/namespaces/ns/pods/p', {}, { verb: 'watch', name: 'p' }],
+    // fieldSelector=metadata.name=x names a list or watch
+    ['GET', '/api/v1/namespaces/ns/pods', { fieldSelector: 'metadata.name=x' }, { verb: 'list', name: 'x' }],
+    ['GET', '/api/v1/namespaces/ns/pods', { fieldSelector: 'metadata.name==x,status.phase=Running', watch: '1' }, { verb: 'watch', name: 'x' }],
+    ['GET', '/api/v1/namespaces/ns/pods', { fieldSelector: 'metadata.name!=x' }, { verb: 'list', name: '' }],
+    ['GET', '/api/v1/namespaces/ns/pods', { fieldSelector: 'metadata.name=..' }, { verb: 'list', name: '' }],
+    ['GET', '/api/v1/namespaces/ns/pods', { fieldSelector: 'metadata.name=a%b' }, { verb: 'list', name: '' }],
+    // ListOptions that do not decode: no name, and the verb from ?watch alone
+    ['GET', '/api/v1/namespaces/ns/pods', { fieldSelector: 'metadata.name=x', limit: 'abc', watch: 'True' }, { verb: 'watch', name: '' }],
+    ['GET', '/api/v1/namespaces/ns/pods', { fieldSelector: 'metadata.name=x', labelSelector: 'a in (' }, { verb: 'list', name: '' }],
+    // a delete keeps its collection verb: only GETs are named by their selector
+    ['DELETE', '/api/v1/namespaces/ns/pods', { fieldSelector: 'metadata.name=x' }, { verb: 'deletecollection', name: '' }],
+  ])('%s %s %j', (method, path, query, want) => {
+    expect(parseRequestInfo(method, path, query)).toMatchObject(want);
+  });
+});
+
 describe('request paths as Go url.Parse decodes them', () => {
   it.each([
     ['/api/v1/namespaces/%c0%ae/configmaps', { verb: 'list', namespace: '\ufffd\ufffd', resource: 'configmaps' }],

@@ -1,5 +1,8 @@
 // Parses a request path the way kube-apiserver's RequestInfoFactory does (k8s.io/apiserver/pkg/endpoints/request),
 // so authorization, admission, metrics and audit all see the same {verb, group, version, namespace, resource, …}.
+import { decodeListOptions, sliceToBool, urlValuesFrom, type UrlValues } from '../endpoints/query-options.js';
+import { parseFieldSelector } from '../registry/selectors/field-selector.js';
+import { parseLabelSelector } from '../registry/selectors/label-selector.js';
 
 export type RequestVerb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | 'proxy' | string;
 
@@ -64,7 +67,7 @@ function splitPath(path: string): string[] {
 }
 
 /**
- * query: the parsed query string (watch=true turns list into watch, as in kube).
+ * query: the request's query values (Go's url.Values, or a parsed {key: value | values} object).
  * @throws MalformedRequestPathError for a path Go's url parsing refuses
  */
 export function parseRequestInfo(method: string, path: string, query: Record<string, unknown>): RequestInfo {
@@ -123,18 +126,32 @@ export function parseRequestInfo(method: string, path: string, query: Record<str
   // As in kube, /namespaces/foo keeps namespace=foo (the namespace addresses itself); handlers of
   // cluster-scoped resources ignore it.
 
-  // Collection verbs: GET without a name is list (or watch), DELETE without a name is deletecollection.
-  if (info.name === '' && info.verb === 'get') info.verb = 'list';
-  if (info.verb === 'list' && isTrue(query['watch'])) info.verb = 'watch';
-  if (info.verb === 'get' && isTrue(query['watch'])) {
-    // kube: a watch on a single object is expressed as a list with fieldSelector=metadata.name, but the old
-    // /watch/…/name form is accepted too.
-    info.verb = 'watch';
-  }
+  // kube: only a GET without a name is a list or a watch, decided by ListOptions as the parameter codec decodes the
+  // query (watch=True, yes or an empty value are all true); a named GET stays a get, ?watch or not.
+  if (info.name === '' && info.verb === 'get') collectionVerbAndName(info, urlValuesFrom(query));
   if (info.name === '' && info.verb === 'delete') info.verb = 'deletecollection';
   return info;
 }
 
-function isTrue(v: unknown): boolean {
-  return v === 'true' || v === '1' || v === true;
+/**
+ * requestinfo.go for a collection GET: the verb is watch when ListOptions.Watch, else list; a field selector that
+ * requires metadata.name=<name> names the request (so authorization and audit see the object), when the whole
+ * ListOptions decodes and the name is a valid path segment. Should ListOptions not decode, only `watch` is read.
+ */
+function collectionVerbAndName(info: RequestInfo, values: UrlValues): void {
+  const opts = decodeListOptions(values);
+  const labels = opts.ok ? parseLabelSelector(opts.value.labelSelector) : undefined;
+  const fields = opts.ok ? parseFieldSelector(opts.value.fieldSelector) : undefined;
+  if (!opts.ok || !labels?.ok || !fields?.ok) {
+    info.verb = sliceToBool(values['watch']) ? 'watch' : 'list';
+    return;
+  }
+  info.verb = opts.value.watch ? 'watch' : 'list';
+  const name = fields.selector.requiresExactMatch('metadata.name');
+  if (name !== undefined && isPathSegmentName(name)) info.name = name;
+}
+
+/** k8s.io/apimachinery/pkg/api/validation/path IsPathSegmentName: not "." or "..", no "/" or "%". */
+function isPathSegmentName(name: string): boolean {
+  return name !== '.' && name !== '..' && !name.includes('/') && !name.includes('%');
 }

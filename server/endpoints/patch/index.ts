@@ -46,7 +46,9 @@ export type PatchOutcome = { ok: true; object: KubeObject } | { ok: false; error
 
 /** The patch media types a kind accepts here, in kube's order (no server-side apply). */
 export function supportedPatchTypes(schema: Pick<PatchSchema, 'group' | 'kind'>): string[] {
-  return strategicMergeSchemaFor(schema) ? [JSONPatchType, MergePatchType, StrategicMergePatchType] : [JSONPatchType, MergePatchType];
+  // the route's Consumes list: the installer's for built-in kinds, the CRD handler's (no strategic merge) for custom
+  // resources; both end with server-side apply's media type (CBOR apply only with the CBORServingAndStorage gate)
+  return strategicMergeSchemaFor(schema) ? [JSONPatchType, MergePatchType, StrategicMergePatchType, ApplyYAMLPatchType] : [JSONPatchType, MergePatchType, ApplyYAMLPatchType];
 }
 
 /** negotiation.NewUnsupportedMediaTypeError */

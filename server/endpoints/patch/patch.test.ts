@@ -158,7 +158,7 @@ describe('application/strategic-merge-patch+json', () => {
     expect(fail(SMP, { kind: 'Widget', metadata: { name: 'w' } }, '{}', widget)).toMatchObject({
       code: 415,
       reason: 'UnsupportedMediaType',
-      message: 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json',
+      message: 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
     });
   });
 
@@ -194,9 +194,9 @@ describe('unsupported patch types', () => {
     expect(fail('text/plain', cm(), 'x')).toMatchObject({
       code: 415,
       message:
-        'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json',
+        'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml',
     });
-    expect(supportedPatchTypes(widget)).toEqual(['application/json-patch+json', 'application/merge-patch+json']);
+    expect(supportedPatchTypes(widget)).toEqual(['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml']);
   });
 
   it('throws the Status error from applyPatch', () => {
