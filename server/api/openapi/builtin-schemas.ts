@@ -33,7 +33,21 @@ const builtinModels: Readonly<Record<string, string>> = {
   'authorization.k8s.io/v1/SelfSubjectRulesReview': 'V1SelfSubjectRulesReview',
 };
 
-/** Every built-in kind this resolver describes, with its client-node model. */
+/**
+ * kube-apiserver's built-in API groups: a kind of these groups not named above has the client-node model its
+ * generator names `V<version><Kind>` (batch/v1 Job → V1Job, autoscaling/v2 → V2HorizontalPodAutoscaler), so a new
+ * built-in resource needs only its catalogue entry. Custom resources never take this path.
+ */
+const builtinGroups: ReadonlySet<string> = new Set([
+  '', 'apps', 'batch', 'autoscaling', 'policy', 'networking.k8s.io', 'rbac.authorization.k8s.io', 'scheduling.k8s.io',
+  'coordination.k8s.io', 'discovery.k8s.io', 'events.k8s.io', 'node.k8s.io', 'certificates.k8s.io', 'storage.k8s.io',
+  'resource.k8s.io', 'flowcontrol.apiserver.k8s.io', 'apiregistration.k8s.io', 'admissionregistration.k8s.io',
+  'authentication.k8s.io', 'authorization.k8s.io', 'apiextensions.k8s.io',
+]);
+
+const conventionalModel = (gvk: GroupVersionKind): string => `V${gvk.version.slice(1)}${gvk.kind}`;
+
+/** Every built-in kind named in the table, with its client-node model. */
 export function builtinKindModels(): Array<GroupVersionKind & { model: string }> {
   return Object.entries(builtinModels).map(([k, model]) => {
     const [group, version, kind] = k.split('/') as [string, string, string];
@@ -43,7 +57,7 @@ export function builtinKindModels(): Array<GroupVersionKind & { model: string }>
 
 /** The client-node model of a built-in kind (`V1Deployment`), undefined for kinds it does not describe. */
 export function builtinModelOf(gvk: GroupVersionKind): string | undefined {
-  return builtinModels[key(gvk)];
+  return builtinModels[key(gvk)] ?? (builtinGroups.has(gvk.group) && /^v\d+((alpha|beta)\d+)?$/.test(gvk.version) ? conventionalModel(gvk) : undefined);
 }
 
 export class BuiltinSchemaResolver implements SchemaResolver {
@@ -52,7 +66,7 @@ export class BuiltinSchemaResolver implements SchemaResolver {
 
   /** Whether this resolver has a schema for the kind (loaded or not). */
   knows(gvk: GroupVersionKind): boolean {
-    return builtinModels[key(gvk)] !== undefined;
+    return builtinModelOf(gvk) !== undefined;
   }
 
   /** Imports the schemas of these kinds (those it knows); `schemaFor` answers for them afterwards. */
@@ -60,7 +74,7 @@ export class BuiltinSchemaResolver implements SchemaResolver {
     await Promise.all(
       gvks.map((gvk) => {
         const k = key(gvk);
-        const model = builtinModels[k];
+        const model = builtinModelOf(gvk);
         if (!model) return undefined;
         let p = this.loaded.get(k);
         if (!p) {

@@ -3,7 +3,8 @@
 // publishes them: apiVersion, kind and metadata added at the root), the List kinds, and the meta/v1 types every
 // document's operations refer to (Status, DeleteOptions, WatchEvent, Patch).
 import type { JsonObject, JsonValue } from '../../api/types.js';
-import { builtinKindModels } from '../../api/openapi/builtin-schemas.js';
+import { builtinKindModels, builtinModelOf } from '../../api/openapi/builtin-schemas.js';
+import { builtinResources } from '../../registry/catalogue/index.js';
 import { definitionName, metaGroup } from '../../api/openapi/definition-names.js';
 import type { ResourceInfo } from '../../registry/resource.js';
 import { BuiltinDefinitions, loadModelCatalog, type KindModel, type SchemaStyle, v2Style } from './definitions.js';
@@ -26,7 +27,7 @@ let shared: Promise<BuiltinDefinitions> | undefined;
  */
 export function builtinDefinitions(): Promise<BuiltinDefinitions> {
   shared ??= (async () => {
-    const kinds: KindModel[] = [...builtinKindModels(), ...otherKindModels];
+    const kinds: KindModel[] = [...servedKindModels(), ...otherKindModels];
     const catalog = await loadModelCatalog([...kinds.map((k) => k.model), ...metaModels.map((m) => m.model)]);
     return new BuiltinDefinitions(
       catalog,
@@ -35,6 +36,17 @@ export function builtinDefinitions(): Promise<BuiltinDefinitions> {
     );
   })();
   return shared;
+}
+
+/** The table's kinds, and every other built-in kind of the catalogue under its conventional client-node model. */
+function servedKindModels(): KindModel[] {
+  const named = builtinKindModels();
+  const known = new Set([...named, ...otherKindModels].map((k) => `${k.group}/${k.version}/${k.kind}`));
+  const conventional = builtinResources.flatMap((r) => {
+    const model = builtinModelOf(r);
+    return model && !known.has(`${r.group}/${r.version}/${r.kind}`) ? [{ group: r.group, version: r.version, kind: r.kind, model }] : [];
+  });
+  return [...named, ...conventional];
 }
 
 const gvkExtension = (group: string, version: string, kind: string): JsonObject => ({ group, kind, version });
@@ -99,7 +111,7 @@ const patchDefinition: JsonObject = { description: 'Patch is provided to give a 
 
 /** The model of a served built-in kind (the CEL resolver's table, plus CustomResourceDefinition). */
 function kindModelOf(r: ResourceInfo): KindModel | undefined {
-  return [...builtinKindModels(), ...otherKindModels].find((k) => k.group === r.group && k.version === r.version && k.kind === r.kind);
+  return [...servedKindModels(), ...otherKindModels].find((k) => k.group === r.group && k.version === r.version && k.kind === r.kind);
 }
 
 /** The schemas of one group version's document (or, for v2, of each group version in turn). */
