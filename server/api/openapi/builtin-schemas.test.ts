@@ -24,7 +24,12 @@ describe('BuiltinSchemaResolver', () => {
     expect(new BuiltinSchemaResolver().schemaFor(deployment)).toBeUndefined();
     expect(resolver.schemaFor(deployment)?.properties?.['spec']?.properties?.['replicas']).toEqual({ type: 'integer', format: 'int32' });
     expect(resolver.schemaFor({ group: 'example.com', version: 'v1', kind: 'Widget' })).toBeUndefined();
-    expect(resolver.knows({ group: 'apps', version: 'v1', kind: 'ReplicaSet' })).toBe(false);
+    expect(resolver.knows({ group: 'example.com', version: 'v1', kind: 'Job' })).toBe(false);
+    // a built-in group's kind takes its model by client-node's naming, so new resources need no table entry
+    expect(resolver.knows({ group: 'apps', version: 'v1', kind: 'ReplicaSet' })).toBe(true);
+    const job = { group: 'batch', version: 'v1', kind: 'Job' };
+    await resolver.load([job]);
+    expect(resolver.schemaFor(job)?.properties?.['spec']?.properties?.['backoffLimit']).toEqual({ type: 'integer', format: 'int32' });
   });
 
   it.each([
