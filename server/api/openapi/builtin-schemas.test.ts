@@ -20,7 +20,7 @@ describe('BuiltinSchemaResolver', () => {
     return c.ok ? formatType(c.program.type) : c.message.split('\n')[0]!;
   };
 
-  it('answers only after load and only for built-in kinds', () => {
+  it('answers only after load and only for built-in kinds', async () => {
     expect(new BuiltinSchemaResolver().schemaFor(deployment)).toBeUndefined();
     expect(resolver.schemaFor(deployment)?.properties?.['spec']?.properties?.['replicas']).toEqual({ type: 'integer', format: 'int32' });
     expect(resolver.schemaFor({ group: 'example.com', version: 'v1', kind: 'Widget' })).toBeUndefined();
