@@ -52,6 +52,13 @@ function parseIntParam(q: Query, name: string): number | undefined {
   return n;
 }
 
+/** A bool query parameter as kube's parameter codec reads it (strconv.ParseBool). */
+function parseBoolParam(name: string, v: string): boolean {
+  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v)) return true;
+  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(v)) return false;
+  throw errors.badRequest(`invalid value for ${name}: ${JSON.stringify(v)}`);
+}
+
 function allowsVerb(info: ResourceInfo, verb: Verb): boolean {
   return info.verbs.includes(verb);
 }
@@ -349,10 +356,20 @@ async function deleteOptions(req: Request, q: Query, dryRun: boolean): Promise<{
     }
     opts.propagationPolicy = prop;
   }
+  // the deprecated orphanDependents: kube's ValidateDeleteOptions refuses it beside a propagationPolicy
+  const orphanParam = queryString(q, 'orphanDependents');
+  const orphan = orphanParam !== undefined ? parseBoolParam('orphanDependents', orphanParam) : (body['orphanDependents'] as boolean | null | undefined);
+  if (orphan !== undefined && orphan !== null) {
+    if (prop !== undefined) {
+      throw errors.invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [{ type: 'Invalid', field: 'propagationPolicy', badValue: prop, detail: 'orphanDependents and deletionPropagation cannot be both set' }]);
+    }
+    opts.orphanDependents = orphan;
+  }
   const grace = parseIntParam(q, 'gracePeriodSeconds') ?? (body['gracePeriodSeconds'] as number | undefined);
   if (grace !== undefined) opts.gracePeriodSeconds = grace;
   const bodyDryRun = Array.isArray(body['dryRun']) && (body['dryRun'] as unknown[]).includes('All');
   const options = optionsObject('DeleteOptions', q, dryRun || bodyDryRun, {
+    ...(opts.orphanDependents !== undefined ? { orphanDependents: opts.orphanDependents } : {}),
     ...(opts.propagationPolicy ? { propagationPolicy: opts.propagationPolicy } : {}),
     ...(opts.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: opts.gracePeriodSeconds } : {}),
     ...(opts.preconditions ? { preconditions: opts.preconditions } : {}),
