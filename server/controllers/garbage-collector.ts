@@ -53,6 +53,11 @@ type OwnerState = 'solid' | 'dangling' | 'waiting' | { error: string; retry: boo
 
 export class GarbageCollector {
   private readonly graph = new DependencyGraph();
+  /**
+   * kube's virtual nodes: owners named by an observed dependent but not observed themselves (their monitor has not
+   * listed yet, or they are gone), with where to look them up. Checked until observed, or found gone.
+   */
+  private readonly virtualOwners = new Map<string, { ref: OwnerReference; namespace: string }>();
   private readonly monitors = new Map<string, Monitor>();
   private readonly queue: WorkQueue;
   private readonly timers = new DelayedCalls();
@@ -174,6 +179,12 @@ export class GarbageCollector {
     }
     const node = nodeOf(gr, e.object);
     const { previous, changes } = this.graph.upsert(node);
+    this.virtualOwners.delete(uid);
+    for (const r of changes.added) {
+      if (this.graph.get(r.uid) || this.virtualOwners.has(r.uid)) continue;
+      this.virtualOwners.set(r.uid, { ref: r, namespace: node.namespace });
+      this.queue.add(virtualKey(r.uid));
+    }
     // a new object with owners, or new owners: are they all there?
     if ((!previous && node.owners.length > 0) || changes.added.length > 0) this.queue.add(deleteKey(uid));
     // a reference removed or unblocked may be what an owner deleting in the foreground waits for
@@ -190,9 +201,9 @@ export class GarbageCollector {
 
   private observeDeletion(uid: string): void {
     const node = this.graph.remove(uid);
-    if (!node) return;
-    // its dependents may have lost their last owner
+    // its dependents may have lost their last owner (also when it was only a virtual node)
     for (const d of this.graph.dependentsOf(uid)) this.queue.add(deleteKey(d.uid));
+    if (!node) return;
     // an owner deleting in the foreground may have been waiting for this one
     for (const r of node.owners) if (this.graph.get(r.uid)?.deletingDependents) this.queue.add(deleteKey(r.uid));
   }
@@ -201,9 +212,34 @@ export class GarbageCollector {
 
   private async process(key: string): Promise<WorkResult> {
     const [kind, uid] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
+    if (kind === 'virtual') return this.checkVirtualOwner(uid);
     const node = this.graph.get(uid);
     if (!node) return 'done';
     return kind === 'orphan' ? this.attemptToOrphan(node) : this.attemptToDelete(node);
+  }
+
+  /**
+   * kube's handling of a virtual node: gone (or another uid) is a virtual delete event, so its dependents are looked
+   * at; still there but not observed yet is looked at again later (its monitor lists soon, and its events follow).
+   */
+  private async checkVirtualOwner(uid: string): Promise<WorkResult> {
+    const virtual = this.virtualOwners.get(uid);
+    if (!virtual || this.graph.get(uid)) return 'done';
+    if (this.graph.dependentsOf(uid).length === 0) {
+      this.virtualOwners.delete(uid);
+      return 'done';
+    }
+    const state = await this.ownerState(virtual.ref, { namespace: virtual.namespace });
+    if (state === 'dangling') {
+      this.virtualOwners.delete(uid);
+      this.observeDeletion(uid);
+      return 'done';
+    }
+    if (typeof state === 'object' && !state.retry) {
+      this.virtualOwners.delete(uid);
+      return 'done';
+    }
+    return 'retry';
   }
 
   private storeOf(node: GraphNode): ResourceStore | undefined {
@@ -308,7 +344,7 @@ export class GarbageCollector {
   }
 
   /** kube's isDangling, through the served resources: absent or another uid is dangling. */
-  private async ownerState(ref: OwnerReference, dependent: GraphNode): Promise<OwnerState> {
+  private async ownerState(ref: OwnerReference, dependent: Pick<GraphNode, 'namespace'>): Promise<OwnerState> {
     const info = this.deps.index.lookupKind(ref.apiVersion, ref.kind);
     if (!info || info.virtual) return { error: `unable to get REST mapping for ${ref.apiVersion}/${ref.kind}.`, retry: true };
     // a cluster-scoped object cannot be owned by a namespaced one: retrying will not change that (kube's
@@ -417,6 +453,10 @@ export class GarbageCollector {
 
 function deleteKey(uid: string): string {
   return `delete:${uid}`;
+}
+
+function virtualKey(uid: string): string {
+  return `virtual:${uid}`;
 }
 
 function orphanKey(uid: string): string {

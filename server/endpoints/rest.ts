@@ -215,7 +215,11 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
       if (result.deleted) {
         const m = metaOf(result.object);
         writeJSON(res, 200, successStatus({ name: m.name, group: info.group || undefined, kind: info.resource, uid: m.uid }));
-      } else writeJSON(res, 200, result.object);
+      } else {
+        // kube's DeleteResource: 202 when the object stays (finalizers) and the client asked for cascading deletion
+        // with the deprecated orphanDependents=false; 200 otherwise, not to break older clients
+        writeJSON(res, opts.orphanDependents === false ? 202 : 200, result.object);
+      }
       return;
     }
     case 'deletecollection': {

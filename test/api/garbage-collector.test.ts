@@ -191,6 +191,30 @@ describe.each([['memory'], ['etcd3']] as const)('garbage collection on %s storag
       expect(dep?.metadata.ownerReferences).toBeUndefined();
     });
 
+    it('answers 202 with the object when orphanDependents=false leaves it waiting on a finalizer (kube\'s DeleteResource)', async () => {
+      await create(cmPath(), configMap('accepted', [], { finalizers: ['example.com/hold'] }));
+      const r = await api(server(), 'DELETE', `${cmPath('accepted')}?orphanDependents=false`);
+      expect(r.status).toBe(202);
+      expect((r.json as unknown as Obj).metadata).toMatchObject({ name: 'accepted', finalizers: ['example.com/hold'], deletionTimestamp: expect.any(String) });
+      // without the deprecated option the same answer is a 200
+      await create(cmPath(), configMap('not-accepted', [], { finalizers: ['example.com/hold'] }));
+      expect((await api(server(), 'DELETE', cmPath('not-accepted'), { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' })).status).toBe(200);
+      for (const name of ['accepted', 'not-accepted']) await api(server(), 'PATCH', cmPath(name), { metadata: { finalizers: null } }, 'application/merge-patch+json');
+      await gone(cmPath('accepted'));
+    });
+
+    it('answers 202 with the object when orphanDependents=false leaves it waiting on a finalizer (kube\'s DeleteResource)', async () => {
+      await create(cmPath(), configMap('accepted', [], { finalizers: ['example.com/hold'] }));
+      const r = await api(server(), 'DELETE', `${cmPath('accepted')}?orphanDependents=false`);
+      expect(r.status).toBe(202);
+      expect((r.json as unknown as Obj).metadata).toMatchObject({ name: 'accepted', finalizers: ['example.com/hold'], deletionTimestamp: expect.any(String) });
+      // without the deprecated option the same answer is a 200
+      await create(cmPath(), configMap('not-accepted', [], { finalizers: ['example.com/hold'] }));
+      expect((await api(server(), 'DELETE', cmPath('not-accepted'), { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' })).status).toBe(200);
+      for (const name of ['accepted', 'not-accepted']) await api(server(), 'PATCH', cmPath(name), { metadata: { finalizers: null } }, 'application/merge-patch+json');
+      await gone(cmPath('accepted'));
+    });
+
     it("refuses orphanDependents beside propagationPolicy with kube's 422", async () => {
       await create(cmPath(), configMap('both-options'));
       const r = await api(server(), 'DELETE', cmPath('both-options'), { kind: 'DeleteOptions', apiVersion: 'v1', orphanDependents: true, propagationPolicy: 'Foreground' });
