@@ -215,6 +215,14 @@ describe.each([['memory'], ['etcd3']] as const)('garbage collection on %s storag
       await gone(cmPath('accepted'));
     });
 
+    it('never puts a GC finalizer on an event (kube\'s eventStrategy: Unsupported), so Orphan deletes it at once', async () => {
+      await create(`/api/v1/namespaces/${ns}/events`, { apiVersion: 'v1', kind: 'Event', metadata: { name: 'ev' }, involvedObject: { kind: 'Pod', name: 'p', namespace: ns }, reason: 'R', message: 'm' });
+      const r = await api(server(), 'DELETE', `/api/v1/namespaces/${ns}/events/ev`, { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Orphan' });
+      expect(r.status).toBe(200);
+      expect(r.json).toMatchObject({ kind: 'Status', status: 'Success' });
+      expect(await get(`/api/v1/namespaces/${ns}/events/ev`)).toBeUndefined();
+    });
+
     it("refuses orphanDependents beside propagationPolicy with kube's 422", async () => {
       await create(cmPath(), configMap('both-options'));
       const r = await api(server(), 'DELETE', cmPath('both-options'), { kind: 'DeleteOptions', apiVersion: 'v1', orphanDependents: true, propagationPolicy: 'Foreground' });
