@@ -39,6 +39,7 @@ import type { Authenticator } from './authn/index.js';
 import type { Authorizer } from './authz/index.js';
 import { DelayedCalls } from './controllers/delayed-calls.js';
 import { GarbageCollector } from './controllers/garbage-collector.js';
+import { updateTracker } from './endpoints/apply/index.js';
 import { NamespaceController } from './controllers/namespace-controller.js';
 import type { ApiContext, VirtualResourceHandler } from './endpoints/api-context.js';
 import { buildApp } from './http/app.js';
@@ -336,7 +337,9 @@ export class ApiServer {
     void this.namespaceController.start();
     // kube-controller-manager's garbage collector: ownerReferences and propagationPolicy; it follows the served
     // resources, custom resources included, as they come and go
-    this.garbageCollector = new GarbageCollector({ index: this.index, storeFor: (i) => this.storeFor(i), log: (m, f) => config.log.info(m, f), debug: (m, f) => config.log.v(2).info(m, f) });
+    this.garbageCollector = new GarbageCollector({ index: this.index, storeFor: (i) => this.storeFor(i), log: (m, f) => config.log.info(m, f), debug: (m, f) => config.log.v(2).info(m, f),
+      trackManagedFields: (info) => updateTracker(info, 'kube-controller-manager', ''),
+    });
     this.garbageCollector.start();
     this.policyStatusController = new ValidatingAdmissionPolicyStatusController({
       store: this.storeFor(this.index.lookup('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicies')!),

@@ -15,7 +15,7 @@ import { jsonEqual, metaOf } from '../registry/object-fields.js';
 import { newRequestContext } from '../registry/request-context.js';
 import type { ResourceIndex } from '../registry/resource-index.js';
 import type { ResourceInfo } from '../registry/resource.js';
-import type { ResourceStore } from '../registry/store.js';
+import type { ManagedFieldsTracker, ResourceStore } from '../registry/store.js';
 import type { StorageEvent } from '../storage/interface.js';
 import { DelayedCalls } from './delayed-calls.js';
 import { DependencyGraph, nodeOf, type GraphNode } from './dependency-graph.js';
@@ -34,6 +34,11 @@ export interface GarbageCollectorDeps {
   log(msg: string, fields?: Record<string, unknown>): void;
   /** routine decisions (kube logs them at V(2)) */
   debug?(msg: string, fields?: Record<string, unknown>): void;
+  /**
+   * Records the GC's writes in metadata.managedFields, as kube's field manager records its patches (manager
+   * `kube-controller-manager`, from its user agent); without it managedFields are left as they were.
+   */
+  trackManagedFields?(info: ResourceInfo): ManagedFieldsTracker;
   /** how often the served resources are compared with the monitored ones (custom resources come and go) */
   resyncMs?: number;
   /** how long a monitor waits before listing again after a failed list or an ended watch */
@@ -385,6 +390,8 @@ export class GarbageCollector {
         },
         { kind: 'PatchOptions', apiVersion: 'meta.k8s.io/v1' },
         false,
+        undefined,
+        this.deps.trackManagedFields?.(store.info),
       );
     } catch (err) {
       if (err instanceof StatusError && err.code === 404) return;
@@ -412,6 +419,8 @@ export class GarbageCollector {
         },
         { kind: 'PatchOptions', apiVersion: 'meta.k8s.io/v1' },
         false,
+        undefined,
+        this.deps.trackManagedFields?.(store.info),
       );
       this.deps.debug?.('garbage collector: removed finalizer', { object: describe(node), finalizer });
     } catch (err) {

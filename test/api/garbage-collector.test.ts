@@ -169,7 +169,8 @@ describe.each([['memory'], ['etcd3']] as const)('garbage collection on %s storag
     it('removes the owner from its dependents, then the finalizer, and the owner goes (TestOrphaning)', async () => {
       const owner = await create(cmPath(), configMap('orphaning-owner'));
       await create(podPath(), pod('orphan-a', [ref(owner, 'ConfigMap')]));
-      await create(podPath(), pod('orphan-b', [ref(owner, 'ConfigMap'), { apiVersion: 'v1', kind: 'ConfigMap', name: 'other', uid: '8e8d1f3a-0000-4000-8000-000000000003', blockOwnerDeletion: false }]));
+      const other = await create(cmPath(), configMap('other-owner'));
+      await create(podPath(), pod('orphan-b', [ref(owner, 'ConfigMap'), ref(other, 'ConfigMap', 'v1', { blockOwnerDeletion: false })]));
       const answer = await del(cmPath('orphaning-owner'), { propagationPolicy: 'Orphan' });
       // kube answers the object it marked: deletionTimestamp and the orphan finalizer
       expect(answer.metadata.finalizers).toEqual(['orphan']);
@@ -178,6 +179,10 @@ describe.each([['memory'], ['etcd3']] as const)('garbage collection on %s storag
       const a = await get(podPath('orphan-a'));
       expect(a).toBeDefined();
       expect(a!.metadata.ownerReferences).toBeUndefined();
+      // kube's field manager forgets the removed reference: no manager owns it any more
+      expect(JSON.stringify(a!['metadata'])).not.toContain(owner.metadata.uid);
+      const b = await get(podPath('orphan-b'));
+      expect(b!.metadata.ownerReferences).toEqual([ref(other, 'ConfigMap', 'v1', { blockOwnerDeletion: false })]);
     });
 
     it('orphans with the deprecated orphanDependents=true as well (query parameter)', async () => {
