@@ -38,6 +38,8 @@ import { StatusError } from './api/errors.js';
 import type { Authenticator } from './authn/index.js';
 import type { Authorizer } from './authz/index.js';
 import { DelayedCalls } from './controllers/delayed-calls.js';
+import { GarbageCollector } from './controllers/garbage-collector.js';
+import { updateTracker } from './endpoints/apply/index.js';
 import { NamespaceController } from './controllers/namespace-controller.js';
 import type { ApiContext, VirtualResourceHandler } from './endpoints/api-context.js';
 import { buildApp } from './http/app.js';
@@ -95,6 +97,7 @@ export class ApiServer {
   private server?: https.Server;
   private audit?: AuditLog;
   private namespaceController?: NamespaceController;
+  private garbageCollector?: GarbageCollector;
   private systemNamespacesReady = false;
   private shuttingDown = false;
   private readonly retries = new DelayedCalls();
@@ -332,6 +335,12 @@ export class ApiServer {
     this.namespaceController = new NamespaceController({ index: this.index, storeFor: (i) => this.storeFor(i), log: (m, f) => config.log.info(m, f) });
     // it lists again until storage answers, logging each failure
     void this.namespaceController.start();
+    // kube-controller-manager's garbage collector: ownerReferences and propagationPolicy; it follows the served
+    // resources, custom resources included, as they come and go
+    this.garbageCollector = new GarbageCollector({ index: this.index, storeFor: (i) => this.storeFor(i), log: (m, f) => config.log.info(m, f), debug: (m, f) => config.log.v(2).info(m, f),
+      trackManagedFields: (info) => updateTracker(info, 'kube-controller-manager', ''),
+    });
+    this.garbageCollector.start();
     this.policyStatusController = new ValidatingAdmissionPolicyStatusController({
       store: this.storeFor(this.index.lookup('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicies')!),
       // kinds and schemas through the ResourceIndex, so the served custom resources are checked as well
@@ -404,6 +413,7 @@ export class ApiServer {
     this.shuttingDown = true;
     this.retries.stop();
     this.namespaceController?.stop();
+    this.garbageCollector?.stop();
     this.policyStatusController?.stop();
     this.crds?.stop();
     for (const source of this.sources) source.stop();

@@ -52,6 +52,13 @@ function parseIntParam(q: Query, name: string): number | undefined {
   return n.value;
 }
 
+/** A bool query parameter as kube's parameter codec reads it (strconv.ParseBool). */
+function parseBoolParam(name: string, v: string): boolean {
+  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v)) return true;
+  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(v)) return false;
+  throw errors.badRequest(`invalid value for ${name}: ${JSON.stringify(v)}`);
+}
+
 function allowsVerb(info: ResourceInfo, verb: Verb): boolean {
   return info.verbs.includes(verb);
 }
@@ -207,7 +214,11 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
       if (result.deleted) {
         const m = metaOf(result.object);
         writeJSON(res, 200, successStatus({ name: m.name, group: info.group || undefined, kind: info.resource, uid: m.uid }));
-      } else writeJSON(res, 200, result.object);
+      } else {
+        // kube's DeleteResource: 202 when the object stays (finalizers) and the client asked for cascading deletion
+        // with the deprecated orphanDependents=false; 200 otherwise, not to break older clients
+        writeJSON(res, opts.orphanDependents === false ? 202 : 200, result.object);
+      }
       return;
     }
     case 'deletecollection': {
@@ -373,11 +384,13 @@ async function deleteOptions(req: Request, q: Query): Promise<{ opts: DeleteOpti
   }
   if (dryRun.some((v) => v !== 'All')) invalid.push({ type: 'NotSupported', field: 'dryRun', badValue: [...dryRun], detail: 'supported values: "All"' });
   if (invalid.length > 0) throw errors.invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', invalid);
-  // the deprecated orphanDependents is the Orphan policy, or its absence (kube's garbage collector finalizers)
-  if (prop === undefined && orphan !== undefined) prop = orphan ? 'Orphan' : 'Background';
+  // the deprecated orphanDependents decides the garbage collector's finalizers before any policy (kube's
+  // deletionFinalizersForGarbageCollection), so it is passed on as sent
+  if (orphan !== undefined) opts.orphanDependents = orphan;
   if (prop !== undefined) opts.propagationPolicy = prop;
   if (grace !== undefined) opts.gracePeriodSeconds = grace;
   const options = optionsObject('DeleteOptions', q, dryRun.length > 0, {
+    ...(opts.orphanDependents !== undefined ? { orphanDependents: opts.orphanDependents } : {}),
     ...(opts.propagationPolicy ? { propagationPolicy: opts.propagationPolicy } : {}),
     ...(opts.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: opts.gracePeriodSeconds } : {}),
     ...(opts.preconditions ? { preconditions: opts.preconditions } : {}),

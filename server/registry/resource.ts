@@ -1,6 +1,7 @@
 // One served resource, described as data: adding a resource to the apiserver is one ResourceInfo entry.
 import type { FieldError } from '../api/field.js';
 import type { KubeObject, UserInfo } from '../api/types.js';
+import type { GarbageCollectionPolicy } from './deletion-finalizers.js';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -70,6 +71,12 @@ export interface Strategy {
    * them (custom resources); the known-fields table is used otherwise.
    */
   unknownFields?(obj: KubeObject): string[];
+  /**
+   * rest.GarbageCollectionDeleteStrategy's DefaultGarbageCollectionPolicy: which GC finalizer a DELETE without a
+   * propagation policy adds. Unset means kube's default for current versions (background: no finalizer);
+   * 'Unsupported' (events) means DELETE never adds one.
+   */
+  defaultGarbageCollectionPolicy?: GarbageCollectionPolicy;
   /** A create the resource refuses outright (kube: no creates while a CRD is terminating), as a Status error. */
   refuseCreate?(): Error | undefined;
 }

@@ -10,6 +10,7 @@ import type { Preconditions, Storage, StorageWatch, WatchHandlers } from '../sto
 import { StorageError } from '../storage/interface.js';
 import { checkPreconditions } from '../storage/stored-object.js';
 import { collectionKey, objectKey } from '../storage/keys.js';
+import { deletionFinalizersForGarbageCollection, type PropagationOptions } from './deletion-finalizers.js';
 import { deepCopy, finalizersOf, generateName, jsonEqual, metaOf, specPart } from './object-fields.js';
 import type { RequestContext } from './request-context.js';
 import type { ResourceInfo } from './resource.js';
@@ -43,9 +44,8 @@ export interface SubresourceView {
   into(parent: KubeObject, view: KubeObject): KubeObject;
 }
 
-export interface DeleteOptions {
+export interface DeleteOptions extends PropagationOptions {
   preconditions?: { uid?: string; resourceVersion?: string };
-  propagationPolicy?: string;
   gracePeriodSeconds?: number;
 }
 
@@ -510,7 +510,11 @@ export class ResourceStore {
     };
     try {
       const first = await this.deps.storage.get(key);
-      const marks = (obj: KubeObject): boolean => this.hasPendingFinalizers(obj) || this.info.strategy.gracefulDelete !== undefined;
+      // kube's deletionFinalizersForGarbageCollection: the propagation policy (or orphanDependents, or the
+      // resource's default) decides whether `orphan` or `foregroundDeletion` goes on the object for the GC.
+      const gcFinalizers = (obj: KubeObject) => deletionFinalizersForGarbageCollection(this.info.strategy.defaultGarbageCollectionPolicy, finalizersOf(metaOf(obj)), opts);
+      const graceful = this.info.strategy.gracefulDelete !== undefined;
+      const marks = (obj: KubeObject): boolean => this.hasPendingFinalizers(obj) || graceful || gcFinalizers(obj).changed;
       if (ctx.dryRun) {
         // A dry run checks what the delete would check, on the current object, and writes nothing.
         checkPreconditions(key, first, preconditions, Number(metaOf(first).resourceVersion ?? 0));
@@ -523,14 +527,22 @@ export class ResourceStore {
           key,
           async (cur) => {
             await admitDelete(cur!);
-            // The finalizers went away since the first read (kube's errDeleteNow): delete outright instead.
-            if (!marks(cur!)) {
+            const next = deepCopy(cur!);
+            const m = metaOf(next);
+            const gc = gcFinalizers(next);
+            if (gc.changed) {
+              if (gc.finalizers.length) m.finalizers = gc.finalizers;
+              else delete m.finalizers;
+            }
+            // No finalizer left (they went away since the first read, or the policy took the GC's away): kube's
+            // errDeleteNow, the object is deleted outright instead.
+            if (!this.hasPendingFinalizers(next) && !graceful) {
               deleteNow = true;
               return cur!;
             }
-            const next = deepCopy(cur!);
-            const m = metaOf(next);
             if (!m.deletionTimestamp) {
+              // kube's markAsDeleting (resources without graceful deletion): the first mark bumps the generation
+              if (!graceful && m.generation !== undefined && m.generation > 0) m.generation++;
               m.deletionTimestamp = this.now();
               m.deletionGracePeriodSeconds = 0;
             }

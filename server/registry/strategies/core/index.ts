@@ -11,4 +11,6 @@ export const coreStrategies: Record<string, Strategy> = {
   '/v1/services': serviceStrategy,
   '/v1/configmaps': configMapStrategy,
   '/v1/secrets': secretStrategy,
+  // kube's eventStrategy: events never get the GC's finalizers, and the GC does not follow them
+  '/v1/events': { defaultGarbageCollectionPolicy: 'Unsupported' },
 };
