@@ -54,6 +54,14 @@ describe('booleans: Convert_Slice_string_To_bool', () => {
     expect(r.json).toMatchObject({ kind: 'ConfigMapList' });
   });
 
+  it('sendInitialEvents=False starts a watch at the most recent state, with no initial events', async () => {
+    const r = await call(`${cms}?watch=1&sendInitialEvents=False&resourceVersionMatch=NotOlderThan&timeoutSeconds=1`);
+    expect(r.status).toBe(200);
+    expect(r.body).toBe('');
+    const withInitial = await call(`${cms}?watch=1&sendInitialEvents=yes&resourceVersionMatch=NotOlderThan&timeoutSeconds=1`);
+    expect(events(withInitial.body).length).toBeGreaterThanOrEqual(3);
+  });
+
   it('a GET of one object is a get whatever ?watch says (requestinfo.go turns only collection GETs into watches)', async () => {
     const r = await call(`${cms}/q-1?watch=true`);
     expect(r.status).toBe(200);
