@@ -153,6 +153,22 @@ describe('options validated as kube validates them', () => {
     expect((await call(`${cms}/q-1?fieldValidation=Strict&fieldValidation=Bogus`, { method: 'PATCH', body: { data: {} }, headers: { 'Content-Type': 'application/merge-patch+json' } })).status).toBe(200);
   });
 
+  it('DeleteOptions from the query: orphanDependents conflicts with propagationPolicy, uid is a precondition', async () => {
+    const both = await call(`${cms}/q-1?orphanDependents=True&propagationPolicy=Background`, { method: 'DELETE' });
+    expect(both.status).toBe(422);
+    expect(both.json).toMatchObject({
+      reason: 'Invalid',
+      message: 'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: "Background": orphanDependents and deletionPropagation cannot be both set',
+    });
+    const empty = await call(`${cms}/q-1?propagationPolicy=`, { method: 'DELETE' });
+    expect(empty.status).toBe(422);
+    expect(empty.json).toMatchObject({ message: 'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "": supported values: "Foreground", "Background", "Orphan", "nil"' });
+    const wrongUid = await call(`${cms}/q-1?uid=not-the-uid`, { method: 'DELETE' });
+    expect(wrongUid.status).toBe(409);
+    expect(wrongUid.json).toMatchObject({ reason: 'Conflict', message: expect.stringContaining('Precondition failed: UID in precondition: not-the-uid') });
+    expect((await call(`${cms}/q-1`)).status).toBe(200);
+  });
+
   it('a delete with a body reads its options from the body alone', async () => {
     // the query's bad gracePeriodSeconds is never read: the DeleteOptions body wins, as in handlers/delete.go
     const r = await call(`${cms}/q-1?gracePeriodSeconds=soon`, { method: 'DELETE', body: { kind: 'DeleteOptions', apiVersion: 'v1', dryRun: ['All'] } });
