@@ -62,10 +62,15 @@ export async function serveWatch(api: ApiContext, req: Request, res: Response, i
   // The initial state, when asked for, is read before the response starts so a storage error is a plain Status.
   let initial: KubeObject[] = [];
   let fromRevision: string;
-  if (rv === '' || rv === '0' || sendInitialEvents) {
+  // ListOptions.sendInitialEvents defaults to true only for resourceVersion "" or "0"; an explicit false starts at
+  // the most recent state with no synthetic ADDED events
+  if (sendInitialEvents || ((rv === '' || rv === '0') && opts.sendInitialEvents === undefined)) {
     const list = await store.list(ctx, { predicate });
     initial = list.items;
     fromRevision = list.metadata.resourceVersion ?? '0';
+  } else if (rv === '' || rv === '0') {
+    // sendInitialEvents=false: only the current revision is needed (a list that keeps nothing reads it)
+    fromRevision = (await store.list(ctx, { predicate: () => false })).metadata.resourceVersion ?? '0';
   } else {
     fromRevision = rv;
   }

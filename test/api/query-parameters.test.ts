@@ -54,6 +54,14 @@ describe('booleans: Convert_Slice_string_To_bool', () => {
     expect(r.json).toMatchObject({ kind: 'ConfigMapList' });
   });
 
+  it('sendInitialEvents=False starts a watch at the most recent state, with no initial events', async () => {
+    const r = await call(`${cms}?watch=1&sendInitialEvents=False&resourceVersionMatch=NotOlderThan&timeoutSeconds=1`);
+    expect(r.status).toBe(200);
+    expect(r.body).toBe('');
+    const withInitial = await call(`${cms}?watch=1&sendInitialEvents=yes&resourceVersionMatch=NotOlderThan&timeoutSeconds=1`);
+    expect(events(withInitial.body).length).toBeGreaterThanOrEqual(3);
+  });
+
   it('a GET of one object is a get whatever ?watch says (requestinfo.go turns only collection GETs into watches)', async () => {
     const r = await call(`${cms}/q-1?watch=true`);
     expect(r.status).toBe(200);
@@ -143,6 +151,22 @@ describe('options validated as kube validates them', () => {
     expect(patch.json).toMatchObject({ message: 'PatchOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "Bogus": supported values: "", "Ignore", "Strict", "Warn"' });
     // the first value decides
     expect((await call(`${cms}/q-1?fieldValidation=Strict&fieldValidation=Bogus`, { method: 'PATCH', body: { data: {} }, headers: { 'Content-Type': 'application/merge-patch+json' } })).status).toBe(200);
+  });
+
+  it('DeleteOptions from the query: orphanDependents conflicts with propagationPolicy, uid is a precondition', async () => {
+    const both = await call(`${cms}/q-1?orphanDependents=True&propagationPolicy=Background`, { method: 'DELETE' });
+    expect(both.status).toBe(422);
+    expect(both.json).toMatchObject({
+      reason: 'Invalid',
+      message: 'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: "Background": orphanDependents and deletionPropagation cannot be both set',
+    });
+    const empty = await call(`${cms}/q-1?propagationPolicy=`, { method: 'DELETE' });
+    expect(empty.status).toBe(422);
+    expect(empty.json).toMatchObject({ message: 'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "": supported values: "Foreground", "Background", "Orphan", "nil"' });
+    const wrongUid = await call(`${cms}/q-1?uid=not-the-uid`, { method: 'DELETE' });
+    expect(wrongUid.status).toBe(409);
+    expect(wrongUid.json).toMatchObject({ reason: 'Conflict', message: expect.stringContaining('Precondition failed: UID in precondition: not-the-uid') });
+    expect((await call(`${cms}/q-1`)).status).toBe(200);
   });
 
   it('a delete with a body reads its options from the body alone', async () => {

@@ -4,8 +4,11 @@ Each script is run as `python3 <script> <kubeconfig> <namespace>`; it prints a s
 stdout line, which the jest test asserts on. A step that raises is recorded with the API error (status, reason,
 the Status body) so that a failing assertion shows what the server answered.
 """
+import atexit
 import json
+import os
 import sys
+import tempfile
 import traceback
 
 from kubernetes import client, config
@@ -52,3 +55,12 @@ def ensure_namespace(core, name):
     except ApiException as e:
         if e.status != 409:
             raise
+
+
+def discovery_cache_file():
+    """A fresh file for the dynamic client's discovery cache, removed when the script ends."""
+    fd, path = tempfile.mkstemp(prefix="kah-py-discovery-", suffix=".json")
+    os.close(fd)
+    os.unlink(path)  # the client writes it; an empty file is not a valid cache
+    atexit.register(lambda: os.path.exists(path) and os.unlink(path))
+    return path

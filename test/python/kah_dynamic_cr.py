@@ -1,6 +1,5 @@
 """kubernetes.dynamic.DynamicClient on a custom resource: the CRD is created with ApiextensionsV1Api, the dynamic
 client discovers it, then creates, gets, lists (with a label selector), patches, replaces, watches and deletes."""
-import tempfile
 import threading
 import time
 
@@ -8,7 +7,7 @@ from kubernetes import client, watch
 from kubernetes.dynamic import DynamicClient
 from kubernetes.dynamic.exceptions import ResourceNotFoundError
 
-from kah_common import Results, api_client, ensure_namespace, namespace
+from kah_common import Results, api_client, discovery_cache_file, ensure_namespace, namespace
 
 r = Results()
 api = api_client()
@@ -55,7 +54,7 @@ def established():
 
 r.step("crd.established", established)
 
-dyn = DynamicClient(api, cache_file=tempfile.mktemp(prefix="kah-py-discovery-"))
+dyn = DynamicClient(api, cache_file=discovery_cache_file())
 
 
 def widgets_resource():

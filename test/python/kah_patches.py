@@ -2,12 +2,11 @@
 strategic merge patch, a list a JSON patch); the dynamic client sends a merge patch when asked, and server-side
 apply with force=True."""
 import json
-import tempfile
 
 from kubernetes import client
 from kubernetes.dynamic import DynamicClient
 
-from kah_common import Results, api_client, ensure_namespace, namespace
+from kah_common import Results, api_client, discovery_cache_file, ensure_namespace, namespace
 
 r = Results()
 api = api_client()
@@ -52,7 +51,7 @@ r.step(
     ),
 )
 
-dyn = DynamicClient(api, cache_file=tempfile.mktemp(prefix="kah-py-discovery-"))
+dyn = DynamicClient(api, cache_file=discovery_cache_file())
 deployments = dyn.resources.get(api_version="apps/v1", kind="Deployment")
 # merge patch: a list replaces the list, so "side" goes
 r.step(
