@@ -18,6 +18,7 @@ import { ApplyYAMLPatchType, decodeApplyConfiguration, managerOrUserAgent, serve
 import { applyPatch } from './patch/index.js';
 import { applyScale, toScale } from './scale.js';
 import { parseTableAccept, toTable } from './table.js';
+import { checkGetOrWatchResourceVersion, checkListResourceVersion } from './resource-version.js';
 import { routeOf, type Route } from './routes.js';
 import { serveWatch } from './watch.js';
 
@@ -132,6 +133,7 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
   const store = api.storeFor(info);
   switch (verb) {
     case 'get': {
+      checkGetOrWatchResourceVersion(queryString(q, 'resourceVersion'));
       const obj = await store.get(ctx, ri.name);
       if (sub === 'scale') writeJSON(res, 200, toScale(obj, info.subresources.scale!));
       else writeObject(req, res, 200, info, obj);
@@ -363,10 +365,13 @@ async function deleteOptions(req: Request, q: Query, dryRun: boolean): Promise<{
 async function listObjects(req: Request, res: Response, info: ResourceInfo, store: ResourceStore, ctx: RequestContext, q: Query): Promise<void> {
   const limit = parseIntParam(q, 'limit');
   const rv = queryString(q, 'resourceVersion');
+  const predicate = buildListPredicate(info, q);
+  const continueToken = queryString(q, 'continue') || undefined;
+  if (continueToken === undefined) checkListResourceVersion(rv);
   const list = await store.list(ctx, {
-    predicate: buildListPredicate(info, q),
+    predicate,
     limit: limit && limit > 0 ? limit : undefined,
-    continue: queryString(q, 'continue') || undefined,
+    continue: continueToken,
     // kube: resourceVersion alone means "not older than" (we serve the latest); only resourceVersionMatch=Exact
     // reads at that revision.
     resourceVersion: rv && rv !== '0' && queryString(q, 'resourceVersionMatch') === 'Exact' ? rv : undefined,
