@@ -133,3 +133,23 @@ export function yamlAliasingError(doc: Document.Parsed): string | undefined {
 }
 
 const excessiveAliasing = Symbol('excessiveAliasing');
+
+/**
+ * yaml.v2's error for a merge key (`<<`) whose value is not a map, an alias of a map or a sequence of those
+ * (go.yaml.in/yaml/v2 decode.go failWantMap). The yaml package's toJS throws its own text for the same documents.
+ */
+export const yamlMergeNotMapError = 'yaml: map merge requires map or sequence of maps as the value';
+
+/**
+ * doc.toJS as yaml.v2 decodes (sigs.k8s.io/yaml's YAMLToJSON): merge keys merged, aliases already bounded by
+ * yamlAliasingError. Documents must be parsed with `merge: true` (or YAML 1.1, where it is the default). A merge
+ * yaml.v2 refuses is its error; so is any other throw of toJS (a bug there must not become a 500).
+ */
+export function yamlDocumentToJS(doc: Document.Parsed): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: doc.toJS({ maxAliasCount: -1 }) };
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    return { ok: false, error: /^Merge sources must be/.test(msg) ? yamlMergeNotMapError : `yaml: ${msg}` };
+  }
+}
