@@ -146,6 +146,6 @@ async function parseYAML(text: string): Promise<unknown> {
   // Aliases are bounded above, as yaml.v2 bounds them; the yaml package's own count (100 aliases) would refuse
   // documents kube accepts.
   const value = yamlDocumentToJS(doc);
-  if (!value.ok) throw errors.badRequest(`error converting YAML to JSON: ${value.error}`);
+  if (!value.ok) throw errors.badRequest(value.error);
   return value.value;
 }

@@ -186,6 +186,23 @@ describe.each(['memory', 'etcd3'] as const)('requests the fuzz found, against %s
       expect(res.status).toBe(400);
       expect(json(res)['message']).toContain('yaml: map merge requires map or sequence of maps as the value');
     });
+
+    it('refuses an alias inside its own anchor with yaml.v2\'s error (it overflowed the stack: a 500)', async () => {
+      for (const [method, path] of [
+        ['POST', `/api/v1/namespaces/${ns}/services`],
+        ['POST', '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations'],
+        ['PUT', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/x'],
+      ] as const) {
+        const res = await send(method, path, 'a: &a [*a]\n', yaml);
+        expect([path, res.status, json(res)['reason']]).toEqual([path, 400, 'BadRequest']);
+        expect(json(res)['message']).toContain("yaml: anchor 'a' value contains itself");
+      }
+      const apply = await send('PATCH', `/api/v1/namespaces/${ns}/configmaps/cyclic?fieldManager=t`, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cyclic}\ndata: &d {x: *d}\n', {
+        'Content-Type': 'application/apply-patch+yaml',
+        Accept: 'application/json',
+      });
+      expect([apply.status, json(apply)['message']]).toEqual([400, "error decoding YAML: error converting YAML to JSON: yaml: anchor 'd' value contains itself"]);
+    });
   });
 
   it("answers a path with a malformed percent-escape with Go's exact 400 bytes and closes the connection", async () => {
