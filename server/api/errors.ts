@@ -20,7 +20,8 @@ export class StatusError extends Error {
   constructor(code: number, reason: StatusReason | string, message: string, details?: StatusDetails, headers: Record<string, string> = {}) {
     super(message);
     this.name = 'StatusError';
-    this.status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
+    // metav1.Status tags reason omitempty: kube's errors without one (StatusReasonUnknown, "") have no reason field.
+    this.status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, ...(reason === '' ? {} : { reason }), code };
     if (details) this.status.details = details;
     this.headers = headers;
   }

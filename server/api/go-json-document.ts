@@ -6,7 +6,7 @@ import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, YAMLMap, YAMLSe
 import { goQuote } from '../options/go-strconv.js';
 import { goYamlSyntaxError, hasGoYamlUnprintable } from './go-yaml-errors.js';
 import { checkJsonNesting, jsonDepthError } from './nesting-depth.js';
-import { yamlAliasingError, yamlNestingError } from './yaml-limits.js';
+import { yamlAliasingError, yamlDocumentToJS, yamlNestingError } from './yaml-limits.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -327,7 +327,10 @@ export function parseJsonOrYamlDocument(text: string): ParsedJsonDocument {
   // Aliases: yaml.v2's ratio bounds them (plain YAML, above, has none); then the yaml package may expand freely.
   const aliasing = doc ? yamlAliasingError(doc) : undefined;
   if (aliasing !== undefined) return { ok: false, error: aliasing };
-  const value = jsonValueFromYaml(doc ? doc.toJS({ maxAliasCount: -1 }) : null);
+  // YAML 1.1 merges `<<` keys, as yaml.v2 does.
+  const decoded = doc ? yamlDocumentToJS(doc) : { ok: true as const, value: null };
+  if (!decoded.ok) return { ok: false, error: decoded.error };
+  const value = jsonValueFromYaml(decoded.value);
   return { ok: true, node: nodeFromYamlValue(value), yamlDuplicateKeys: goyamlDuplicateKeys(root, lc) };
 }
 

@@ -1,7 +1,7 @@
 // go-yaml's own limit tests (yaml.v2 limit_test.go), with its depth of 10000 replaced by this server's limit.
 import { parseDocument } from 'yaml';
 import { maxNestingDepth } from './nesting-depth.js';
-import { yamlAliasingError, yamlNestingError } from './yaml-limits.js';
+import { yamlAliasingError, yamlDocumentToJS, yamlNestingError } from './yaml-limits.js';
 
 const depthError = `yaml: exceeded max depth of ${maxNestingDepth}`;
 const aliasingError = 'yaml: document contains excessive aliasing';
@@ -89,5 +89,31 @@ describe('yamlNestingError on JSON text (what kubectl sends as an apply patch)',
     ["flow YAML whose quotes hide brackets", `{a: '"', b: ${'['.repeat(maxNestingDepth)}${']'.repeat(maxNestingDepth)}}`, depthError],
   ])('%s', (_name, text, want) => {
     expect(yamlNestingError(text)).toBe(want);
+  });
+});
+
+describe('yaml.v2 decoding: merge keys and self-containing anchors', () => {
+  const toJS = (text: string) => yamlDocumentToJS(parseDocument(text, { uniqueKeys: false, merge: true }));
+
+  it.each([
+    ['a: &a [*a]\n', 'a'],
+    ['x: &d {k: *d}\n', 'd'],
+    ['x: &d {k: [1, {j: *d}]}\n', 'd'],
+  ])('refuses %j: anchor value contains itself', (text, name) => {
+    expect(toJS(text)).toEqual({ ok: false, error: `yaml: anchor '${name}' value contains itself` });
+  });
+
+  it.each([
+    ['a: &a [1]\nb: [*a, *a]\n', { a: [1], b: [[1], [1]] }],
+    // the inner &x redefines the anchor: *x is that scalar, not its ancestor
+    ['a: &x [&x 1, *x]\n', { a: [1, 1] }],
+    ['a: &b {p: 1, q: 2}\nc:\n  <<: *b\n  q: 3\n', { a: { p: 1, q: 2 }, c: { p: 1, q: 3 } }],
+    ['a: &b {p: 1}\nd: &e {p: 2, s: 1}\nc:\n  <<: [*b, *e]\n', { a: { p: 1 }, d: { p: 2, s: 1 }, c: { p: 1, s: 1 } }],
+  ])('decodes %j', (text, value) => {
+    expect(toJS(text)).toEqual({ ok: true, value });
+  });
+
+  it.each(['b:\n  <<: 1\n', 'a: &x 1\nb:\n  <<: *x\n'])('refuses a merge of a non-map %j with yaml.v2\'s error', (text) => {
+    expect(toJS(text)).toEqual({ ok: false, error: 'yaml: map merge requires map or sequence of maps as the value' });
   });
 });

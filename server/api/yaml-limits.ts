@@ -133,3 +133,62 @@ export function yamlAliasingError(doc: Document.Parsed): string | undefined {
 }
 
 const excessiveAliasing = Symbol('excessiveAliasing');
+
+/**
+ * yaml.v2's error for a merge key (`<<`) whose value is not a map, an alias of a map or a sequence of those
+ * (go.yaml.in/yaml/v2 decode.go failWantMap). The yaml package's toJS throws its own text for the same documents.
+ */
+export const yamlMergeNotMapError = 'yaml: map merge requires map or sequence of maps as the value';
+
+/**
+ * doc.toJS as yaml.v2 decodes (sigs.k8s.io/yaml's YAMLToJSON): merge keys merged, aliases already bounded by
+ * yamlAliasingError. Documents must be parsed with `merge: true` (or YAML 1.1, where it is the default). A merge
+ * yaml.v2 refuses is its error; so is any other throw of toJS (a bug there must not become a 500).
+ */
+export function yamlDocumentToJS(doc: Document.Parsed, opts: { json?: boolean } = {}): { ok: true; value: unknown } | { ok: false; error: string } {
+  const cycle = yamlSelfContainingAnchor(doc);
+  if (cycle !== undefined) return { ok: false, error: `yaml: anchor '${cycle}' value contains itself` };
+  try {
+    return { ok: true, value: doc.toJS({ maxAliasCount: -1, ...(opts.json ? { json: true } : {}) }) };
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    return { ok: false, error: /^Merge sources must be/.test(msg) ? yamlMergeNotMapError : `yaml: ${msg}` };
+  }
+}
+
+/**
+ * The name of an alias inside the node its anchor names (`a: &a [*a]`), else undefined. yaml.v2 registers an anchor
+ * when its node starts, so such an alias resolves to a node still being decoded, and its decoder fails with
+ * "anchor 'a' value contains itself" (go.yaml.in/yaml/v2 decode.go alias); the yaml package builds a circular value.
+ */
+export function yamlSelfContainingAnchor(doc: Document.Parsed): string | undefined {
+  const latest = new Map<string, unknown>();
+  const open = new Set<unknown>();
+  const visit = (node: unknown): string | undefined => {
+    if (isAlias(node)) return open.has(latest.get(node.source)) ? node.source : undefined;
+    if (!isMap(node) && !isSeq(node)) {
+      if (isScalar(node) && node.anchor) latest.set(node.anchor, node);
+      return undefined;
+    }
+    if (node.anchor) latest.set(node.anchor, node);
+    open.add(node);
+    try {
+      if (isMap(node)) {
+        for (const pair of node.items) {
+          if (!isPair(pair)) continue;
+          const found = visit(pair.key) ?? visit(pair.value);
+          if (found !== undefined) return found;
+        }
+      } else {
+        for (const item of node.items) {
+          const found = visit(item);
+          if (found !== undefined) return found;
+        }
+      }
+      return undefined;
+    } finally {
+      open.delete(node);
+    }
+  };
+  return visit(doc.contents);
+}

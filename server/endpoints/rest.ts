@@ -18,6 +18,7 @@ import { ApplyYAMLPatchType, decodeApplyConfiguration, managerOrUserAgent, serve
 import { applyPatch } from './patch/index.js';
 import { applyScale, toScale } from './scale.js';
 import { parseTableAccept, toTable } from './table.js';
+import { checkGetOrWatchResourceVersion, checkListResourceVersion } from './resource-version.js';
 import { routeOf, type Route } from './routes.js';
 import { serveWatch } from './watch.js';
 import type { FieldError } from '../api/field.js';
@@ -140,6 +141,7 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
   const store = api.storeFor(info);
   switch (verb) {
     case 'get': {
+      checkGetOrWatchResourceVersion(queryString(q, 'resourceVersion'));
       const obj = await store.get(ctx, ri.name);
       if (sub === 'scale') writeJSON(res, 200, toScale(obj, info.subresources.scale!));
       else writeObject(req, res, 200, info, obj);
@@ -400,6 +402,7 @@ async function deleteOptions(req: Request, q: Query): Promise<{ opts: DeleteOpti
 
 async function listObjects(req: Request, res: Response, info: ResourceInfo, store: ResourceStore, ctx: RequestContext, q: Query): Promise<void> {
   const { limit, resourceVersion: rv, resourceVersionMatch, continue: cont } = listOptionsOf(q);
+  if (!cont) checkListResourceVersion(rv);
   const list = await store.list(ctx, {
     predicate: buildListPredicate(info, q),
     limit: limit > 0 ? limit : undefined,

@@ -20,6 +20,7 @@ import type { StorageEvent, StorageWatch } from '../storage/interface.js';
 import type { ApiContext } from './api-context.js';
 import { buildListPredicate } from './list-predicate.js';
 import { listOptionsOf, tableIncludeObject, type UrlValues } from './query-options.js';
+import { checkGetOrWatchResourceVersion } from './resource-version.js';
 import { parseTableAccept, toTable } from './table.js';
 import { decideWatchWrite, watchBufferBytesFrom } from './watch-buffer.js';
 
@@ -59,6 +60,7 @@ export async function serveWatch(api: ApiContext, req: Request, res: Response, i
     }
   }
 
+  checkGetOrWatchResourceVersion(rv);
   // The initial state, when asked for, is read before the response starts so a storage error is a plain Status.
   let initial: KubeObject[] = [];
   let fromRevision: string;

@@ -13,7 +13,7 @@ import { authenticationFilter, authorizationFilter, metricsFilter, requestDeadli
 import { healthRouter, type HealthChecks } from './health.js';
 import { pathSegmentError } from './path-segments.js';
 import { MalformedRequestPathError, type RequestInfo } from './request-info.js';
-import { writeError } from './responses.js';
+import { writeError, writeGoBadRequest } from './responses.js';
 
 export interface AppDeps {
   api: ApiContext;
@@ -74,7 +74,7 @@ export function buildApp(deps: AppDeps): express.Express {
     const e = err as { type?: string; status?: number; message?: string };
     if (err instanceof MalformedRequestPathError) {
       // Go's net/http answers a request line url.Parse refuses before any handler: plain text, connection closed.
-      res.status(400).set('Connection', 'close').type('text/plain; charset=utf-8').send('400 Bad Request');
+      writeGoBadRequest(res);
       return;
     }
     if (err instanceof StatusError) writeError(res, err);

@@ -3,7 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { errors } from '../api/errors.js';
 import { checkJsonNesting, jsonDepthError } from '../api/nesting-depth.js';
 import type { KubeObject } from '../api/types.js';
-import { yamlAliasingError, yamlNestingError } from '../api/yaml-limits.js';
+import { yamlAliasingError, yamlDocumentToJS, yamlNestingError } from '../api/yaml-limits.js';
 import { isBuiltinGroupVersion } from './protobuf/schema/kinds.js';
 import type { RequestInfo } from './request-info.js';
 import { loadProtobufCodec, requireNegotiableOutput } from './responses.js';
@@ -151,7 +151,8 @@ async function parseYAML(text: string): Promise<unknown> {
   const { parseAllDocuments } = await import('yaml');
   // Duplicate keys are read last-wins, as sigs.k8s.io/yaml's YAMLToJSON does; field validation reports them
   // (a strict decoding error with Strict, warnings with Warn), as kube-apiserver does.
-  const docs = parseAllDocuments(text, { uniqueKeys: false });
+  // Merge keys (`<<: *anchor`) are merged, as yaml.v2 (sigs.k8s.io/yaml) does.
+  const docs = parseAllDocuments(text, { uniqueKeys: false, merge: true });
   const list = Array.isArray(docs) ? docs : [docs];
   const real = list.filter((d) => d.contents !== null);
   if (real.length !== 1) throw errors.badRequest(`yaml: expected exactly one document in the request body, found ${real.length}`);
@@ -161,5 +162,7 @@ async function parseYAML(text: string): Promise<unknown> {
   if (aliasing !== undefined) throw errors.badRequest(aliasing);
   // Aliases are bounded above, as yaml.v2 bounds them; the yaml package's own count (100 aliases) would refuse
   // documents kube accepts.
-  return doc.toJS({ maxAliasCount: -1 });
+  const value = yamlDocumentToJS(doc);
+  if (!value.ok) throw errors.badRequest(value.error);
+  return value.value;
 }

@@ -1,23 +1,106 @@
 // Writing API responses the way kube-apiserver does: bodies in the negotiated media type (JSON, or protobuf for
-// built-in kinds), Status errors, Warning headers.
+// built-in kinds), Status errors, Warning headers. Nothing here may throw past its caller: a response-writing failure
+// must still answer the request (kube's handlers cannot leave one unanswered either: net/http ends every response when
+// its handler returns).
 import type { Request, Response } from 'express';
 import { errors, toStatusError } from '../api/errors.js';
 import type { JsonObject, KubeObject, Status } from '../api/types.js';
+import { newLogger } from '../log.js';
 import { jsonMediaType, negotiateOutput, protobufMediaType, type Negotiated } from './protobuf/negotiate.js';
 import { isBuiltinGroupVersion } from './protobuf/schema/kinds.js';
 import type { RequestInfo } from './request-info.js';
 
-/** RFC 7234 warn-code 299 with agent "-", the form kube-apiserver uses: `299 - "text"`. */
-export function warningHeaderValue(text: string): string {
-  return `299 - ${JSON.stringify(text)}`;
+const log = newLogger(0);
+
+/**
+ * kube's warning recorder limits (k8s.io/apiserver/pkg/endpoints/filters/warning.go): once the texts of one response
+ * pass 4096 runes in all, every warning is cut to its first 256 runes and the ones past the total are dropped.
+ */
+export const warningLimits = { totalRunes: 4 * 1024, itemRunes: 256 };
+
+/** A C0 or C1 control character or DEL: Go's unicode.IsControl, which NewWarningHeader refuses in a warning text. */
+const controlChar = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * The header value kube's net.NewWarningHeader(299, "-", text) builds (k8s.io/apimachinery/pkg/util/net/http.go):
+ * `299 - "text"` with only `"` and `\` escaped and every other character written as UTF-8; undefined for a text it
+ * refuses (invalid UTF-8 or a control character). The value is the UTF-8 bytes as a latin1 string, which is how
+ * node writes header values: a character above U+00FF in a header string throws ERR_INVALID_CHAR instead.
+ */
+export function warningHeaderValue(text: string): string | undefined {
+  if (controlChar.test(text)) return undefined;
+  // Go's decoders hand kube valid UTF-8 (an invalid sequence or lone surrogate escape becomes U+FFFD), and so does
+  // this encoding of any lone surrogate left in a JS string.
+  const quoted = `299 - "${text.replace(/["\\]/g, '\\$&')}"`;
+  return Buffer.from(quoted, 'utf8').toString('latin1');
 }
 
+/** The first `n` code points of a text (Go's string([]rune(text)[:n])). */
+function firstRunes(text: string, n: number): string {
+  return [...text].slice(0, n).join('');
+}
+
+const runeCount = (text: string): number => {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+};
+
+/** kube's per-request warning recorder: dedup by text, the total and per-item rune limits, truncation replay. */
+interface WarningRecorder {
+  recorded: Set<string>;
+  ordered: string[];
+  written: number;
+  truncating: boolean;
+}
+
+const recorders = new WeakMap<Response, WarningRecorder>();
+
+function recordWarning(res: Response, r: WarningRecorder, text: string): void {
+  if (text === '') return;
+  if (r.written >= warningLimits.totalRunes && r.truncating) return;
+  if (r.recorded.has(text)) return;
+  r.recorded.add(text);
+  r.ordered.push(text);
+  let length = runeCount(text);
+  if (r.truncating && length > warningLimits.itemRunes) {
+    text = firstRunes(text, warningLimits.itemRunes);
+    length = warningLimits.itemRunes;
+  }
+  const header = warningHeaderValue(text);
+  if (header === undefined) return;
+  if (r.written + length <= warningLimits.totalRunes || r.truncating) {
+    r.written += length;
+    res.append('Warning', header);
+    return;
+  }
+  // Over the total for the first time: start again with every recorded warning cut to the item limit.
+  r.truncating = true;
+  r.written = 0;
+  res.removeHeader('Warning');
+  for (const w of r.ordered) {
+    const cut = runeCount(w) > warningLimits.itemRunes ? firstRunes(w, warningLimits.itemRunes) : w;
+    const h = warningHeaderValue(cut);
+    if (h === undefined) continue;
+    r.written += Math.min(runeCount(w), warningLimits.itemRunes);
+    res.append('Warning', h);
+  }
+}
+
+/** Records warnings on the response as kube's WithWarningRecorder does; never throws (a bad one is logged and dropped). */
 export function addWarnings(res: Response, warnings: readonly string[]): void {
-  const seen = new Set<string>();
+  if (res.headersSent || warnings.length === 0) return;
+  let r = recorders.get(res);
+  if (!r) {
+    r = { recorded: new Set(), ordered: [], written: 0, truncating: false };
+    recorders.set(res, r);
+  }
   for (const w of warnings) {
-    if (seen.has(w) || res.headersSent) continue;
-    seen.add(w);
-    res.append('Warning', warningHeaderValue(w));
+    try {
+      recordWarning(res, r, w);
+    } catch (err) {
+      log.error('dropping a warning the response cannot carry', { err: String(err) });
+    }
   }
 }
 
@@ -63,18 +146,41 @@ export async function requireNegotiableOutput(req: Request, res: Response): Prom
  * body to a Buffer and writes the two separately.
  */
 function writeJSONBody(res: Response, code: number, body: KubeObject | Status | object): void {
-  const text = JSON.stringify(body);
-  res.statusCode = code;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
+  let text: string;
+  try {
+    text = JSON.stringify(body);
+  } catch (err) {
+    answerLastResort(res, err);
+    return;
+  }
+  try {
+    res.statusCode = code;
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(text));
+    // Node writes headers sent together with a string body in the body's encoding, which would encode a Warning's
+    // latin1-carried UTF-8 bytes twice: such a response goes out as two writes, headers in latin1.
+    res.end(hasNonAsciiWarning(res) ? Buffer.from(text, 'utf8') : text);
+  } catch (err) {
+    answerLastResort(res, err);
+  }
+}
+
+function hasNonAsciiWarning(res: Response): boolean {
+  const w = res.getHeader('Warning');
+  if (w === undefined) return false;
+  // eslint-disable-next-line no-control-regex
+  return (Array.isArray(w) ? w : [String(w)]).some((v) => /[^\x00-\x7f]/.test(v));
 }
 
 function writeProtobufBody(res: Response, code: number, bytes: Uint8Array): void {
-  res.statusCode = code;
-  res.setHeader('Content-Type', protobufMediaType);
-  res.setHeader('Content-Length', bytes.length);
-  res.end(bytes);
+  try {
+    res.statusCode = code;
+    res.setHeader('Content-Type', protobufMediaType);
+    res.setHeader('Content-Length', bytes.length);
+    res.end(bytes);
+  } catch (err) {
+    answerLastResort(res, err);
+  }
 }
 
 /**
@@ -97,7 +203,13 @@ function writeNegotiated(res: Response, code: number, body: KubeObject | Status 
     writeJSONBody(res, code, body);
     return;
   }
-  const written = writeProtobuf(res, code, body);
+  let written: boolean | Promise<boolean>;
+  try {
+    written = writeProtobuf(res, code, body);
+  } catch (err) {
+    answerLastResort(res, err);
+    return;
+  }
   if (written === false) writeJSONBody(res, code, body);
   else if (written !== true) {
     void written.then(
@@ -132,13 +244,61 @@ export function writeJSON(res: Response, code: number, body: KubeObject | Status
  * endpoints included; in JSON, with the original code, when the client accepts nothing the server writes.
  */
 export function writeError(res: Response, err: unknown): void {
-  const se = toStatusError(err);
-  if (res.headersSent) {
-    res.end();
-    return;
+  try {
+    const se = toStatusError(err);
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    for (const [k, v] of Object.entries(se.headers)) res.setHeader(k, v);
+    const req = res.req as Request | undefined;
+    const n = req ? negotiateOutput(req.headers.accept, { protobufObjects: true }) : undefined;
+    writeNegotiated(res, se.code, se.status, n?.ok ? n.mediaType : jsonMediaType);
+  } catch (e) {
+    answerLastResort(res, e);
   }
-  for (const [k, v] of Object.entries(se.headers)) res.setHeader(k, v);
-  const req = res.req as Request | undefined;
-  const n = req ? negotiateOutput(req.headers.accept, { protobufObjects: true }) : undefined;
-  writeNegotiated(res, se.code, se.status, n?.ok ? n.mediaType : jsonMediaType);
+}
+
+/**
+ * The answer when writing a response failed (a bug): logged, then a 500 Status with none of the headers set so far
+ * (one of them may be what failed), or the connection ends when the headers are already out. kube's panic recovery
+ * (k8s.io/apiserver/pkg/server/filters/wrap.go WithPanicRecovery) likewise logs and answers 500.
+ */
+export function answerLastResort(res: Response, err: unknown): void {
+  log.error('writing the response failed', { err: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  try {
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    for (const name of res.getHeaderNames()) res.removeHeader(name);
+    const text = JSON.stringify(errors.internal(err instanceof Error ? err.message : 'response could not be written').status);
+    res.statusCode = 500;
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(text));
+    res.end(text);
+  } catch {
+    res.destroy();
+  }
+}
+
+/**
+ * Go's net/http answer to a request line it cannot parse (url.ParseRequestURI refuses an invalid percent-escape),
+ * written by conn.serve before any handler: these exact bytes, no Date or Content-Length, then the connection closes
+ * (net/http server.go, `const publicErr = "400 Bad Request"` with its errorHeaders).
+ */
+export const goBadRequestResponse = 'HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n400 Bad Request';
+
+export function writeGoBadRequest(res: Response): void {
+  try {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    // Raw bytes on the connection, as Go writes them; the response object is never used.
+    res.socket?.end(goBadRequestResponse, 'latin1');
+  } catch (err) {
+    log.error('writing the 400 Bad Request failed', { err: String(err) });
+    res.destroy();
+  }
 }

@@ -116,6 +116,23 @@ export function parseGoInt(s: string, base: 0 | 10, bitSize: 32 | 64): GoParseRe
   return { ok: true, value: Number(v) };
 }
 
+/**
+ * strconv.ParseUint(s, 10, 64): digits only (no sign, prefix or underscore), at most 2^64-1. The value is a bigint,
+ * since it may pass 2^53. Like Go, the first overflow is a range error even if an invalid character follows.
+ */
+export function parseGoUint64(s: string): GoParseResult<bigint> {
+  const fn = 'ParseUint';
+  if (s === '') return syntaxError(fn, s);
+  const max = (1n << 64n) - 1n;
+  let v = 0n;
+  for (const c of s) {
+    if (c < '0' || c > '9') return syntaxError(fn, s);
+    v = v * 10n + BigInt(c.charCodeAt(0) - 0x30);
+    if (v > max) return rangeError(fn, s);
+  }
+  return { ok: true, value: v };
+}
+
 const goTrue = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
 const goFalse = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
 

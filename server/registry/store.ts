@@ -73,6 +73,10 @@ export function storageErrorToStatus(err: unknown, gr: GroupResource, name: stri
       return errors.staleResourceVersion(gr, name);
     case 'ResourceVersionTooOld':
       return errors.resourceExpired(err.message);
+    case 'RequestTooLarge':
+      // kube passes etcd's error on unchanged (after one retry without managedFields, see create): ErrorToAPIStatus
+      // answers a plain error with a 500 without a reason and the error's text as the message.
+      return new StatusError(500, '', err.message);
     case 'Unavailable':
       // kube: storage.ErrCodeUnreachable → NewServerTimeout(resource, operation, 2)
       return new StatusError(500, 'ServerTimeout', `The ${operation} operation against ${gr.group ? `${gr.resource}.${gr.group}` : gr.resource} could not be completed at this time, please try again.`, {
@@ -338,7 +342,18 @@ export class ResourceStore {
     await this.deps.admission.validate(this.attributes(ctx, 'CREATE', '', name, obj, undefined, options));
     if (ctx.dryRun) return obj;
     try {
-      const created = await this.decode(await this.deps.storage.create(this.key(ctx.namespace, name), await this.encode(obj)));
+      const key = this.key(ctx.namespace, name);
+      let stored: KubeObject;
+      try {
+        stored = await this.deps.storage.create(key, await this.encode(obj));
+      } catch (err) {
+        // kube's create handler retries once without managedFields, which can be large (isTooLargeError in
+        // k8s.io/apiserver/pkg/endpoints/handlers/create.go and rest.go); a second refusal is the answer.
+        if (!(err instanceof StorageError && err.code === 'RequestTooLarge' && metaOf(obj).managedFields !== undefined)) throw err;
+        delete metaOf(obj).managedFields;
+        stored = await this.deps.storage.create(key, await this.encode(obj));
+      }
+      const created = await this.decode(stored);
       this.deps.onWrite?.('ADDED', created);
       return created;
     } catch (err) {

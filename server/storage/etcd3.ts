@@ -44,7 +44,9 @@ import {
   checkPreconditions,
   continueExpiredMessage,
   decodeObject,
+  checkWriteSize,
   encodeObject,
+  etcdRequestTooLargeMessage,
   keyExists,
   keyNotFound,
   listExpiredMessage,
@@ -172,6 +174,11 @@ export class Etcd3Storage implements Storage {
     if (err instanceof StorageError) return err;
     if (isTransient(err)) return this.unavailable(what, key, err);
     const msg = errorMessage(err);
+    // kube's handlers test for this exact etcd error (isTooLargeError, k8s.io/apiserver/pkg/endpoints/handlers/rest.go)
+    // (the etcd3 package casts the gRPC error: its message is "<code> <CODE NAME>: <details>")
+    if (msg === `3 INVALID_ARGUMENT: ${etcdRequestTooLargeMessage}`) {
+      return new StorageError('RequestTooLarge', key, etcdRequestTooLargeMessage);
+    }
     if (msg.includes('required revision has been compacted')) {
       return new StorageError('ResourceVersionTooOld', key, paging ? continueExpiredMessage : listExpiredMessage);
     }
@@ -218,6 +225,7 @@ export class Etcd3Storage implements Storage {
 
   async create(key: string, obj: KubeObject): Promise<KubeObject> {
     const json = encodeObject(key, obj);
+    checkWriteSize(key, json, undefined, 'client');
     const k = Buffer.from(key);
     const res = await this.call('create', key, false, (o) =>
       this.client.kv.txn(
@@ -312,6 +320,7 @@ export class Etcd3Storage implements Storage {
       checkPreconditions(key, current ?? {}, opts.preconditions, Number(kv?.mod_revision ?? state.header.revision));
       const json = encodeObject(key, await tryUpdate(current));
       if (kv && storedEqual(json, kv.value.toString('utf8'))) return this.decodeKv(key, kv);
+      checkWriteSize(key, json, kv ? Number(kv.mod_revision) : undefined, 'client');
       const guard = kv
         ? { key: k, target: CompareTarget.Mod, result: CompareResult.Equal, mod_revision: kv.mod_revision }
         : { key: k, target: CompareTarget.Create, result: CompareResult.Equal, create_revision: 0 };

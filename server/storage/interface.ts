@@ -12,7 +12,9 @@ export type StorageErrorCode =
   | 'ResourceVersionTooOld'
   /** the backend cannot be reached or timed out */
   | 'Unavailable'
-  | 'InvalidObject';
+  | 'InvalidObject'
+  /** etcd refused the write as over its --max-request-bytes: "etcdserver: request is too large" */
+  | 'RequestTooLarge';
 
 export class StorageError extends Error {
   constructor(

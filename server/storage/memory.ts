@@ -17,6 +17,7 @@ import {
   checkPreconditions,
   continueExpiredMessage,
   decodeObject,
+  checkWriteSize,
   encodeObject,
   keyExists,
   keyMatches,
@@ -204,6 +205,7 @@ export class MemoryStorage implements Storage {
     this.checkOpen(key);
     const json = encodeObject(key, obj);
     if (this.current.has(key)) throw keyExists(key);
+    checkWriteSize(key, json, undefined, 'client+etcd');
     const revision = this.commit(key, json);
     return decodeObject(key, json, revision);
   }
@@ -287,6 +289,7 @@ export class MemoryStorage implements Storage {
       // compare-and-swap: someone else wrote the key while tryUpdate ran; start over from their version
       if (this.current.get(key) !== stored) continue;
       if (stored && storedEqual(json, stored.json)) return decodeObject(key, stored.json, stored.modRevision);
+      checkWriteSize(key, json, stored?.modRevision, 'client+etcd');
       const revision = this.commit(key, json);
       return decodeObject(key, json, revision);
     }

@@ -120,3 +120,59 @@ export const continueExpiredMessage =
 export function watchTooOld(key: string, requested: number, oldestAvailable: number): StorageError {
   return new StorageError('ResourceVersionTooOld', key, `too old resource version: ${requested} (${oldestAvailable})`, oldestAvailable);
 }
+
+/**
+ * etcd's limit on one request (its --max-request-bytes, 1.5 MiB by default, which is how the harness starts etcd) and
+ * the error it answers past it (etcd server/etcdserver/errors ErrRequestTooLarge, gRPC InvalidArgument).
+ */
+export const etcdMaxRequestBytes = 1.5 * 1024 * 1024;
+export const etcdRequestTooLargeMessage = 'etcdserver: request is too large';
+/**
+ * kube's etcd client refuses to send a gRPC message over 2 MiB (clientv3's default MaxCallSendMsgSize, which kube
+ * keeps) with grpc-go's own error, before etcd sees it.
+ */
+export const etcdClientMaxSendBytes = 2 * 1024 * 1024;
+
+const varintBytes = (n: number): number => (n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : n < 2 ** 35 ? 5 : n < 2 ** 42 ? 6 : n < 2 ** 49 ? 7 : 8);
+/** A length-delimited protobuf field of `len` bytes (one-byte tag). */
+const field = (len: number): number => 1 + varintBytes(len) + len;
+
+/**
+ * The marshalled size of the TxnRequest a create or update sends (etcdserverpb rpc.proto): the compare (create:
+ * CreateRevision == 0; update: ModRevision == current), the put, and for an update the Else range. These are the
+ * transactions kube's etcd3 store sends for Create and GuaranteedUpdate, and the ones this store sends.
+ */
+export function etcdTxnRequestBytes(key: string, valueBytes: number, modRevision: number | undefined): number {
+  const k = Buffer.byteLength(key);
+  // target (2 bytes), key, and the oneof revision field, written even when 0
+  const compare = 2 + field(k) + 1 + varintBytes(modRevision ?? 0);
+  const put = field(k) + field(valueBytes);
+  const success = field(put);
+  const failure = modRevision === undefined ? 0 : field(field(field(k)));
+  return field(compare) + field(success) + failure;
+}
+
+/**
+ * Whether etcd refuses a create (modRevision undefined) or an update of `valueBytes` at `key`, with the error kube
+ * sees: the client's send limit first, then etcd's request limit, which etcd checks on the marshalled raft request
+ * (the txn plus a request header of a few bytes; etcdserver v3_server.go processInternalRaftRequestOnce).
+ */
+export function etcdWriteSizeError(key: string, valueBytes: number, modRevision: number | undefined): string | undefined {
+  const txn = etcdTxnRequestBytes(key, valueBytes, modRevision);
+  if (txn > etcdClientMaxSendBytes) return `rpc error: code = ResourceExhausted desc = trying to send message larger than max (${txn} vs. ${etcdClientMaxSendBytes})`;
+  const raftRequest = 1 + varintBytes(txn) + txn + 14;
+  if (raftRequest > etcdMaxRequestBytes) return etcdRequestTooLargeMessage;
+  return undefined;
+}
+
+/**
+ * The write size check: the memory backend refuses what etcd would (both limits), the etcd backend what kube's
+ * client would refuse to send (its gRPC send limit; etcd answers the request limit itself). Both backends so refuse
+ * the same writes with the same texts.
+ */
+export function checkWriteSize(key: string, json: string, modRevision: number | undefined, only: 'client' | 'client+etcd'): void {
+  const problem = etcdWriteSizeError(key, Buffer.byteLength(json), modRevision);
+  if (problem === undefined) return;
+  if (only === 'client' && problem === etcdRequestTooLargeMessage) return;
+  throw new StorageError('RequestTooLarge', key, problem);
+}

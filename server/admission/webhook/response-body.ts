@@ -5,7 +5,7 @@
 import { parseDocument } from 'yaml';
 import { interpretStruct, parseGroupVersion } from '../../api/go-json-document.js';
 import { checkJsonNesting, jsonDepthError } from '../../api/nesting-depth.js';
-import { yamlAliasingError, yamlNestingError } from '../../api/yaml-limits.js';
+import { yamlAliasingError, yamlDocumentToJS, yamlNestingError } from '../../api/yaml-limits.js';
 import { apiVersionOf } from '../../api/types.js';
 import { goJsonKind, goJsonSyntaxError, goUnmarshalFieldTypeError, goUnmarshalTypeError } from '../../endpoints/patch/go-json.js';
 import { goQuote } from '../../options/go-strconv.js';
@@ -44,7 +44,8 @@ function yamlToJson(text: string): { ok: true; value: unknown } | { ok: false; e
   }
   const aliasing = yamlAliasingError(doc);
   if (aliasing !== undefined) return { ok: false, error: `error converting YAML to JSON: ${aliasing}` };
-  return { ok: true, value: doc.toJS({ json: true, maxAliasCount: -1 }) as unknown };
+  const value = yamlDocumentToJS(doc, { json: true });
+  return value.ok ? value : { ok: false, error: `error converting YAML to JSON: ${value.error}` };
 }
 
 /**

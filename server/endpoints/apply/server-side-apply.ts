@@ -6,7 +6,7 @@ import { errors, StatusError } from '../../api/errors.js';
 import { fieldErrors, type FieldError } from '../../api/field.js';
 import { apiVersionOf, type KubeObject } from '../../api/types.js';
 import { mergeAppliedConfiguration } from '../../admission/policy/mutating/apply-configuration.js';
-import { yamlAliasingError, yamlNestingError } from '../../api/yaml-limits.js';
+import { yamlAliasingError, yamlDocumentToJS, yamlNestingError } from '../../api/yaml-limits.js';
 import { metaOf } from '../../registry/object-fields.js';
 import type { RequestContext } from '../../registry/request-context.js';
 import type { ResourceInfo } from '../../registry/resource.js';
@@ -76,11 +76,14 @@ export async function decodeApplyConfiguration(body: Buffer): Promise<JsonMap> {
   const tooDeep = yamlNestingError(text);
   if (tooDeep !== undefined) throw errors.badRequest(`error decoding YAML: error converting YAML to JSON: ${tooDeep}`);
   const { parseDocument } = await import('yaml');
-  const doc = parseDocument(text, { uniqueKeys: false });
+  // Merge keys (`<<: *anchor`) are merged, as yaml.v2 (sigs.k8s.io/yaml) does.
+  const doc = parseDocument(text, { uniqueKeys: false, merge: true });
   if (doc.errors.length) throw errors.badRequest(`error decoding YAML: ${doc.errors[0]!.message}`);
   const aliasing = yamlAliasingError(doc);
   if (aliasing !== undefined) throw errors.badRequest(`error decoding YAML: error converting YAML to JSON: ${aliasing}`);
-  const value: unknown = doc.toJS({ maxAliasCount: -1 });
+  const decoded = yamlDocumentToJS(doc);
+  if (!decoded.ok) throw errors.badRequest(`error decoding YAML: error converting YAML to JSON: ${decoded.error}`);
+  const value: unknown = decoded.value;
   if (value === null || value === undefined) return {};
   if (!isMap(value)) throw errors.badRequest(`error decoding YAML: json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value === 'string' ? 'string' : 'number'} into Go value of type map[string]interface {}`);
   return value;
