@@ -1,6 +1,7 @@
 // The 403 kube-apiserver writes when authorization does not allow a request
 // (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/errors.go).
-import { StatusError, errors } from '../api/errors.js';
+import { StatusError, qualifiedResource } from '../api/errors.js';
+import type { StatusDetails } from '../api/types.js';
 import { goQuote } from '../options/go-strconv.js';
 import type { AuthorizationAttributes } from './types.js';
 
@@ -35,5 +36,13 @@ export function forbiddenError(attrs: AuthorizationAttributes, reason: string): 
   const resource = attrs.resource ?? '';
   const group = attrs.apiGroup ?? '';
   if (resource === '' && group === '') return new StatusError(403, 'Forbidden', `forbidden: ${why}`, {});
-  return errors.forbidden({ group, resource }, attrs.name ?? '', why);
+  // apierrors.NewForbidden: `%s %q is forbidden: %v`, or `%s is forbidden: %v` without a name; the name is
+  // Go-quoted, which matters for names a client chose freely (impersonated users and groups).
+  const name = attrs.name ?? '';
+  const qualified = qualifiedResource({ group, resource });
+  const details: StatusDetails = {};
+  if (name) details.name = name;
+  if (group) details.group = group;
+  details.kind = resource;
+  return new StatusError(403, 'Forbidden', name ? `${qualified} ${goQuote(name)} is forbidden: ${why}` : `${qualified} is forbidden: ${why}`, details);
 }

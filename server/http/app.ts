@@ -1,4 +1,5 @@
-// The express app: filters in kube-apiserver's order, then health, metrics, discovery, OpenAPI and the REST API.
+// The express app: filters in kube-apiserver's order (request info, metrics, readiness, authentication, audit,
+// impersonation, authorization), then health, metrics, discovery, OpenAPI and the REST API.
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { errors, StatusError } from '../api/errors.js';
 import type { Authenticator } from '../authn/index.js';
@@ -11,6 +12,7 @@ import type { ApiserverMetrics } from '../metrics/registry.js';
 import { bodyNestingLimit, maxRequestBodyBytes, rawBodyReader } from './body.js';
 import { authenticationFilter, authorizationFilter, metricsFilter, requestDeadlineFilter, requestInfoFilter } from './filters.js';
 import { healthRouter, type HealthChecks } from './health.js';
+import { impersonationFilter } from './impersonation.js';
 import { pathSegmentError } from './path-segments.js';
 import { MalformedRequestPathError, type RequestInfo } from './request-info.js';
 import { writeError, writeGoBadRequest } from './responses.js';
@@ -24,7 +26,10 @@ export interface AppDeps {
   gitVersion: string;
   /** right after request info: the readiness gate of admission sources plugs in here */
   readinessGate?: RequestHandler;
-  /** between authentication and authorization, as in kube-apiserver, so denied requests are audited too */
+  /**
+   * right after authentication, as in kube-apiserver (WithAudit wraps WithImpersonation and WithAuthorization),
+   * so that refused impersonations and denied requests are audited too, under the authenticated user
+   */
   audit?: RequestHandler;
 }
 
@@ -40,6 +45,9 @@ export function buildApp(deps: AppDeps): express.Express {
   if (deps.readinessGate) app.use(deps.readinessGate);
   app.use(authenticationFilter(deps.authn));
   if (deps.audit) app.use(deps.audit);
+  // kube's DefaultBuildHandlerChain: authentication → audit → impersonation → authorization; the request is
+  // authorized (and admitted) as the impersonated user.
+  app.use(impersonationFilter(deps.authz));
   app.use(authorizationFilter(deps.authz));
   // Bodies are read raw and decoded by the handlers, which know the media type each verb accepts.
   app.use(rawBodyReader(express.raw({ type: () => true, limit: maxRequestBodyBytes })));

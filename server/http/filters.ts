@@ -1,5 +1,5 @@
 // The filter chain in front of every handler, in kube-apiserver's order: request info, metrics, authentication,
-// authorization. Each filter is small and takes its dependencies as arguments.
+// (audit and impersonation, in their own modules), authorization. Each filter is small and takes its dependencies as arguments.
 import type { NextFunction, Request, Response } from 'express';
 import type { TLSSocket } from 'node:tls';
 import { errors } from '../api/errors.js';
