@@ -295,6 +295,17 @@ describe('kubectl with apps/v1', () => {
     for (const name of ['replicaset.apps/kc-rs', 'statefulset.apps/kc-sts', 'daemonset.apps/kc-ds']) expect(all.stdout).toContain(name);
   });
 
+  it('applies a DaemonSet server-side twice, the second time with a new image', async () => {
+    const manifest = (image: string) =>
+      JSON.stringify({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'kc-apply', namespace: ns }, spec: { selector: { matchLabels: { app: 'kc-apply' } }, template: { metadata: { labels: { app: 'kc-apply' } }, spec: { containers: [{ name: 'c', image }] } } } });
+    const first = await kc(['apply', '--server-side', '-f', '-'], manifest('nginx:1.26'));
+    expect([first.code, first.stdout, first.stderr]).toEqual([0, 'daemonset.apps/kc-apply serverside-applied\n', '']);
+    const second = await kc(['apply', '--server-side', '-f', '-'], manifest('nginx:1.27'));
+    expect([second.code, second.stderr]).toEqual([0, '']);
+    const read = (await call('GET', `${base}/daemonsets/kc-apply`)).json;
+    expect([meta(read)['generation'], (meta(read)['annotations'] as Obj)['deprecated.daemonset.template.generation']]).toEqual([2, '2']);
+  });
+
   it('scales StatefulSets and ReplicaSets', async () => {
     const sts = await kc(['scale', 'sts', 'kc-sts', '--replicas=3']);
     expect([sts.code, sts.stdout, sts.stderr]).toEqual([0, 'statefulset.apps/kc-sts scaled\n', '']);
