@@ -306,6 +306,17 @@ describe('kubectl with apps/v1', () => {
     expect([meta(read)['generation'], (meta(read)['annotations'] as Obj)['deprecated.daemonset.template.generation']]).toEqual([2, '2']);
   });
 
+  it.each([
+    ['rs', 'kc-rs', 'Replicas:'],
+    ['sts', 'kc-sts', 'Update Strategy:'],
+    ['ds', 'kc-ds', 'Node-Selector:'],
+  ])('describes %s', async (resource, name, line) => {
+    const out = await kc(['describe', resource, name]);
+    expect([out.code, out.stderr]).toEqual([0, '']);
+    expect(out.stdout).toMatch(new RegExp(`^Name:\\s+${name}$`, 'm'));
+    expect(out.stdout).toContain(line);
+  });
+
   it('scales StatefulSets and ReplicaSets', async () => {
     const sts = await kc(['scale', 'sts', 'kc-sts', '--replicas=3']);
     expect([sts.code, sts.stdout, sts.stderr]).toEqual([0, 'statefulset.apps/kc-sts scaled\n', '']);
