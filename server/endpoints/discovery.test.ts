@@ -127,9 +127,23 @@ describe('unaggregated discovery', () => {
     const list = res.body as APIResourceList;
     expect(list.apiVersion).toBe('v1');
     expect(list.groupVersion).toBe('apps/v1');
-    expect(list.resources.map((r) => r.name)).toEqual(['deployments', 'deployments/scale', 'deployments/status']);
-    expect(list.resources[1]).toEqual({ name: 'deployments/scale', singularName: '', namespaced: true, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
-    expect(list.resources[2]).toEqual({ name: 'deployments/status', singularName: '', namespaced: true, kind: 'Deployment', verbs: ['get', 'patch', 'update'] });
+    expect(list.resources.map((r) => r.name)).toEqual([
+      'controllerrevisions',
+      'daemonsets',
+      'daemonsets/status',
+      'deployments',
+      'deployments/scale',
+      'deployments/status',
+      'replicasets',
+      'replicasets/scale',
+      'replicasets/status',
+      'statefulsets',
+      'statefulsets/scale',
+      'statefulsets/status',
+    ]);
+    const byName = (name: string) => list.resources.find((r) => r.name === name);
+    expect(byName('deployments/scale')).toEqual({ name: 'deployments/scale', singularName: '', namespaced: true, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
+    expect(byName('deployments/status')).toEqual({ name: 'deployments/status', singularName: '', namespaced: true, kind: 'Deployment', verbs: ['get', 'patch', 'update'] });
   });
 
   it('gives virtual resources their single verb and no storage version hash', async () => {
@@ -194,7 +208,7 @@ describe('aggregated discovery', () => {
     const res = await request(appFor(builtinIndex())).get('/apis').set('Accept', clientGoAccept).expect(200);
     const doc = JSON.parse(res.text) as APIGroupDiscoveryList;
     expect(doc.items.map((i) => i.metadata.name)).toEqual(['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apps', 'authentication.k8s.io', 'authorization.k8s.io']);
-    const deployments = doc.items.find((i) => i.metadata.name === 'apps')!.versions[0]!.resources[0]!;
+    const deployments = doc.items.find((i) => i.metadata.name === 'apps')!.versions[0]!.resources.find((r) => r.resource === 'deployments')!;
     expect(deployments.subresources).toEqual([
       { subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] },
       { subresource: 'status', responseKind: { group: '', version: '', kind: 'Deployment' }, verbs: ['get', 'patch', 'update'] },

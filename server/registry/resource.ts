@@ -50,6 +50,12 @@ export interface Strategy {
    * strategy with heavy validators (CRDs: structural schemas, CEL rules) costs nothing at startup.
    */
   prepare?(): Promise<void>;
+  /**
+   * The kind's own PrepareForCreate / PrepareForUpdate (main resource writes only), after the generic ones: fields
+   * the server derives on write rather than defaults (a DaemonSet's template generation).
+   */
+  prepareForCreate?(obj: KubeObject): void;
+  prepareForUpdate?(obj: KubeObject, old: KubeObject): void;
   /** Defaulting applied before admission validation and storage (the registry's defaulters). */
   applyDefaults?(obj: KubeObject): void;
   /** Resource-specific create validation (metadata is validated generically). */

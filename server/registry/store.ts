@@ -312,6 +312,7 @@ export class ResourceStore {
     if (this.info.hasGeneration) meta.generation = 1;
     else delete meta.generation;
     if (this.info.hasStatus) delete obj.status;
+    this.info.strategy.prepareForCreate?.(obj);
     this.info.strategy.applyDefaults?.(obj);
   }
 
@@ -475,11 +476,13 @@ export class ResourceStore {
       delete meta.deletionTimestamp;
       delete meta.deletionGracePeriodSeconds;
     }
+    // kube compares decoded objects, defaults applied: a spec that differs only by defaults is no change
+    this.info.strategy.applyDefaults?.(next);
+    if (subresource !== 'status') this.info.strategy.prepareForUpdate?.(next, old);
     if (this.info.hasGeneration) {
       const gen = oldMeta.generation ?? 1;
       meta.generation = jsonEqual(this.generationPart(next), this.generationPart(old)) ? gen : gen + 1;
     } else delete meta.generation;
-    this.info.strategy.applyDefaults?.(next);
     return next;
   }
 

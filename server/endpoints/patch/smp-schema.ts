@@ -106,6 +106,8 @@ export const strategicMergeSchemas: Readonly<Record<string, StructSchema>> = Obj
   'apps/StatefulSet': workload(),
   'apps/DaemonSet': workload(),
   'apps/ReplicaSet': workload(),
+  // ControllerRevision.data is a RawExtension: no patch tags below ObjectMeta
+  'apps/ControllerRevision': metaOnly,
   // batch/v1
   'batch/Job': workload(),
   'batch/CronJob': {

@@ -47,7 +47,7 @@
 //                            autoscaling Scale, the admission policy bindings, coordination Lease,
 //                            events.k8s.io Event, rbac Role/ClusterRole/RoleBinding/ClusterRoleBinding,
 //                            networking NetworkPolicy/Ingress/IngressClass, storage StorageClass,
-//                            scheduling PriorityClass
+//                            scheduling PriorityClass, apps ControllerRevision
 // Everything else in those kinds (tolerations, containerStatuses, rules, validations, ...) is atomic, as the
 // Go types have no patch tags on them. Kinds not listed reject strategic merge patch with kube's 415.
 import { goFormatV, goTypeName } from './go-json.js';

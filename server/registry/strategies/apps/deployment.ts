@@ -1,17 +1,9 @@
 // Deployments: kube's SetDefaults_Deployment and the core of ValidateDeployment (selector, template labels,
-// replicas) and ValidateDeploymentUpdate (the selector is immutable in apps/v1).
+// replicas, strategy) and ValidateDeploymentUpdate (the selector is immutable in apps/v1).
 import { fieldErrors, FieldPath, type FieldError } from '../../../api/field.js';
-import { jsonEqual } from '../../object-fields.js';
 import type { Strategy } from '../../resource.js';
-import { labelSelectorMatches } from '../../selectors/label-selector.js';
 import { objAt, setDefault, type Obj } from '../fields.js';
-import { defaultPodSpec, validatePodSpec } from '../core/pod.js';
-
-/** Go's %#v of a map[string]string, as kube prints template labels in this error. */
-function goMap(labels: Record<string, string>): string {
-  const body = Object.keys(labels).sort().map((k) => `${JSON.stringify(k)}:${JSON.stringify(labels[k])}`).join(', ');
-  return `map[string]string{${body}}`;
-}
+import { defaultTemplate, intOrPercentValue, nonNegative, selectorImmutable, specOf, validateControllerTemplate, validateIntOrPercent, validateSelectorAndTemplate } from './workload.js';
 
 export const deploymentStrategy: Strategy = {
   applyDefaults(obj) {
@@ -26,36 +18,59 @@ export const deploymentStrategy: Strategy = {
       setDefault(ru, 'maxUnavailable', '25%');
       setDefault(ru, 'maxSurge', '25%');
     }
-    const template = objAt(spec, 'template');
-    defaultPodSpec(objAt(template, 'spec'));
+    defaultTemplate(spec);
   },
   validate(obj) {
-    return validateDeploymentSpec(obj['spec']);
+    return validateDeploymentSpec(specOf(obj));
   },
   validateUpdate(obj, old) {
-    const errs = validateDeploymentSpec(obj['spec']);
-    const sel = (obj['spec'] as Obj | undefined)?.['selector'];
-    const oldSel = (old['spec'] as Obj | undefined)?.['selector'];
-    if (!jsonEqual(sel, oldSel)) errs.push(fieldErrors.invalid('spec.selector', sel, 'field is immutable'));
-    return errs;
+    return [...validateDeploymentSpec(specOf(obj)), ...selectorImmutable(obj, old)];
   },
 };
 
-function validateDeploymentSpec(specValue: unknown): FieldError[] {
+/** ValidateDeploymentStrategy and ValidateRollingUpdateDeployment. */
+function validateDeploymentStrategy(strategy: Obj, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
-  const spec = (specValue ?? {}) as Obj;
-  const path = FieldPath.root('spec');
-  const replicas = spec['replicas'];
-  if (typeof replicas === 'number' && replicas < 0) errs.push(fieldErrors.invalid(path.child('replicas'), replicas, 'must be greater than or equal to 0'));
-  const selector = spec['selector'] as { matchLabels?: Record<string, string>; matchExpressions?: unknown[] } | undefined;
-  const template = (spec['template'] ?? {}) as Obj;
-  const labels = ((template['metadata'] as Obj | undefined)?.['labels'] ?? {}) as Record<string, string>;
-  if (!selector) errs.push(fieldErrors.required(path.child('selector')));
-  else if (Object.keys(selector.matchLabels ?? {}).length === 0 && (selector.matchExpressions ?? []).length === 0) {
-    errs.push(fieldErrors.invalid(path.child('selector'), selector, 'empty selector is invalid for deployment'));
-  } else if (!labelSelectorMatches(selector, labels)) {
-    errs.push(fieldErrors.invalid(path.child('template', 'metadata', 'labels'), goMap(labels), '`selector` does not match template `labels`'));
+  const ru = strategy['rollingUpdate'] as Obj | undefined | null;
+  switch (strategy['type']) {
+    case 'Recreate':
+      if (ru) errs.push(fieldErrors.forbidden(path.child('rollingUpdate'), "may not be specified when strategy `type` is 'Recreate'"));
+      break;
+    case 'RollingUpdate': {
+      if (!ru) {
+        errs.push(fieldErrors.required(path.child('rollingUpdate'), 'this should be defaulted and never be nil'));
+        break;
+      }
+      const ruPath = path.child('rollingUpdate');
+      errs.push(...validateIntOrPercent(ru['maxUnavailable'], ruPath.child('maxUnavailable')));
+      errs.push(...validateIntOrPercent(ru['maxSurge'], ruPath.child('maxSurge')));
+      if (intOrPercentValue(ru['maxUnavailable']) === 0 && intOrPercentValue(ru['maxSurge']) === 0) {
+        errs.push(fieldErrors.invalid(ruPath.child('maxUnavailable'), ru['maxUnavailable'] ?? 0, 'may not be 0 when `maxSurge` is 0'));
+      }
+      const mu = ru['maxUnavailable'];
+      if (typeof mu === 'string' && intOrPercentValue(mu) > 100 && /^[0-9]+%$/.test(mu)) errs.push(fieldErrors.invalid(ruPath.child('maxUnavailable'), mu, 'must not be greater than 100%'));
+      break;
+    }
+    default:
+      errs.push(fieldErrors.notSupported(path, strategy, ['Recreate', 'RollingUpdate']));
   }
-  errs.push(...validatePodSpec(template['spec'], path.child('template', 'spec')));
+  return errs;
+}
+
+function validateDeploymentSpec(spec: Obj): FieldError[] {
+  const path = FieldPath.root('spec');
+  const errs: FieldError[] = [...nonNegative(spec['replicas'], path.child('replicas'))];
+  errs.push(...validateSelectorAndTemplate(spec, path, { emptyName: 'deployment', unconvertibleDetail: 'invalid label selector' }));
+  // Deployments validate their template as a ReplicaSet's (ValidatePodTemplateSpecForReplicaSet), wording included.
+  errs.push(...validateControllerTemplate(spec, path, 'ReplicaSet'));
+  errs.push(...validateDeploymentStrategy((spec['strategy'] ?? {}) as Obj, path.child('strategy')));
+  errs.push(...nonNegative(spec['minReadySeconds'], path.child('minReadySeconds')));
+  errs.push(...nonNegative(spec['revisionHistoryLimit'], path.child('revisionHistoryLimit')));
+  const pds = spec['progressDeadlineSeconds'];
+  if (typeof pds === 'number') {
+    errs.push(...nonNegative(pds, path.child('progressDeadlineSeconds')));
+    const mrs = typeof spec['minReadySeconds'] === 'number' ? (spec['minReadySeconds'] as number) : 0;
+    if (pds <= mrs) errs.push(fieldErrors.invalid(path.child('progressDeadlineSeconds'), pds, 'must be greater than minReadySeconds'));
+  }
   return errs;
 }
