@@ -107,6 +107,11 @@ export interface ResourceInfo {
   virtual?: 'authentication' | 'authorization';
   /** objects are stored in another version and converted (custom resources) */
   codec?: StorageCodec;
+  /**
+   * the API group whose collection holds the objects when it is not this one: kube's cohabitating resources
+   * (events.k8s.io events are the core group's events, one storage for both shapes, converted by `codec`)
+   */
+  storageGroup?: string;
   /** the version objects are stored in when it is not this one (custom resources); discovery's storageVersionHash hashes it */
   storageVersion?: string;
   /** the kind's OpenAPI v3 schema when the server knows it (custom resources), for the OpenAPI documents */
