@@ -219,6 +219,10 @@ export class ApiServer {
         }
       },
       isNamespaced: (group, resource) => this.index.all().some((r) => r.group === group && r.resource === resource && r.namespaced),
+      listPriorityClasses: async () => {
+        const info = this.index.lookup('scheduling.k8s.io', 'v1', 'priorityclasses');
+        return info ? (await this.storeFor(info).list(newRequestContext(systemUser, ''), {})).items : [];
+      },
       excludeVirtualResources: () => config.featureGates.enabled('ExcludeAdmissionWebhookVirtualResources'),
       converterFor: (resource) => {
         // custom resources are the only objects served at several versions that can be converted here
