@@ -74,13 +74,20 @@ function validateCreate(request: KubeObject): FieldError[] {
 const immutableFields = ['involvedObject', 'reason', 'message', 'source', 'firstTimestamp', 'lastTimestamp', 'count', 'type', 'eventTime', 'action', 'related', 'reportingComponent', 'reportingInstance'];
 const pathOf: Record<string, string> = { reportingComponent: 'reportingController' };
 
+const timeFields = new Set(['firstTimestamp', 'lastTimestamp', 'eventTime']);
+/** Semantic equality: times compare as instants (a client may re-serialize a MicroTime with fewer digits). */
+function sameValue(field: string, a: unknown, b: unknown): boolean {
+  if (timeFields.has(field) && typeof a === 'string' && typeof b === 'string') return Date.parse(a) === Date.parse(b);
+  return jsonEqual(a ?? null, b ?? null);
+}
+
 function validateUpdate(request: KubeObject, oldRequest: KubeObject): FieldError[] {
   const e = eventsV1ToCore(request);
   const old = eventsV1ToCore(oldRequest);
   const errs = legacyValidateEvent(e);
   if (!jsonEqual(e['series'] ?? null, old['series'] ?? null)) errs.push(...validateSeries(e));
   for (const f of immutableFields) {
-    if (!jsonEqual(e[f] ?? null, old[f] ?? null)) errs.push(fieldErrors.invalid(pathOf[f] ?? f, e[f] ?? '', 'field is immutable'));
+    if (!sameValue(f, e[f], old[f])) errs.push(fieldErrors.invalid(pathOf[f] ?? f, e[f] ?? '', 'field is immutable'));
   }
   return errs;
 }
