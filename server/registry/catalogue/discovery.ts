@@ -21,7 +21,7 @@ function sliceEndpoints(o: KubeObject): string {
 
 export const discoveryEntries: Entry[] = [
   {
-    group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices', kind: 'EndpointSlice', namespaced: true,
+    group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices', kind: 'EndpointSlice', namespaced: true, hasGeneration: true,
     printerColumns: [{ name: 'AddressType', type: 'string', jsonPath: '.addressType' }, { name: 'Ports', type: 'string', compute: slicePorts }, { name: 'Endpoints', type: 'string', compute: sliceEndpoints }, age],
   },
 ];
