@@ -87,9 +87,9 @@ const walks: ResourceWalk[] = [
         causes: [{ reason: 'FieldValueNotSupported', field: 'spec.ingress[0].ports[0].protocol', message: 'Unsupported value: "ICMP": supported values: "TCP", "UDP", "SCTP"' }],
       },
       {
-        name: 'a peer with an ipBlock and a selector',
-        object: { spec: { podSelector: {}, ingress: [{ from: [{ ipBlock: { cidr: '10.0.0.0/8' }, podSelector: {} }] }] } },
-        causes: [{ reason: 'FieldValueForbidden', field: 'spec.ingress[0].from[0]', message: 'Forbidden: may not specify both ipBlock and another peer' }],
+        name: 'an endPort with a named port',
+        object: { spec: { podSelector: {}, ingress: [{ ports: [{ port: 'http', endPort: 90 }] }] } },
+        causes: [{ reason: 'FieldValueInvalid', field: 'spec.ingress[0].ports[0].endPort', message: 'Invalid value: 90: may not be specified when `port` is non-numeric' }],
       },
       {
         name: 'an except outside the cidr',
@@ -165,11 +165,14 @@ describe('networking.k8s.io/v1 IPAddress', () => {
 });
 
 describe('networking.k8s.io/v1 NetworkPolicy peers', () => {
-  // client-node drops an empty peer object from typed bodies, so this one goes through the raw API
-  it('refuses an empty peer with kube\'s text', async () => {
-    const body = { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'empty-peer' }, spec: { podSelector: {}, ingress: [{ from: [{}] }] } };
+  // client-node's typed bodies do not carry these peers as sent, so they go through the raw API
+  it.each([
+    ['an empty peer', {}, 'spec.ingress[0].from[0]: Required value: must specify a peer'],
+    ['a peer with an ipBlock and a selector', { ipBlock: { cidr: '10.0.0.0/8' }, podSelector: { matchLabels: { app: 'a' } } }, 'spec.ingress[0].from[0]: Forbidden: may not specify both ipBlock and another peer'],
+  ])('refuses %s with kube\'s text', async (_t, peer, text) => {
+    const body = { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'bad-peer' }, spec: { podSelector: {}, ingress: [{ from: [peer] }] } };
     const res = await env.server.request('/apis/networking.k8s.io/v1/namespaces/default/networkpolicies', { method: 'POST', body });
-    expect([res.status, res.json<{ message: string }>().message]).toEqual([422, 'NetworkPolicy.networking.k8s.io "empty-peer" is invalid: spec.ingress[0].from[0]: Required value: must specify a peer']);
+    expect([res.status, res.json<{ message: string }>().message]).toEqual([422, `NetworkPolicy.networking.k8s.io "bad-peer" is invalid: ${text}`]);
   });
 });
 
