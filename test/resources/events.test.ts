@@ -1,7 +1,9 @@
 // events.k8s.io/v1 Events as kube-apiserver serves them: the same objects as core/v1 events (one storage, two
 // shapes, kube's pkg/apis/events/v1/conversion.go), with the strict validation kube applies to events.k8s.io/v1
 // writes (pkg/apis/core/validation/events.go, whose field paths are core's).
+import * as k8s from '@kubernetes/client-node';
 import { useApiServer } from '../../harness/jest.js';
+import { eventually } from '../support/eventually.js';
 import { describeResourceWalks, type ResourceWalk } from '../support/resource-walk.js';
 import { kubectl } from '../support/kubectl.js';
 
@@ -110,5 +112,23 @@ describe('events.k8s.io/v1 and core/v1 events are one storage', () => {
     expect(list.items.map((i) => i.metadata.name)).toContain('legacy');
     expect((await env.server.request(`${eventsPath(ns)}/legacy`, { method: 'DELETE' })).status).toBe(200);
     expect((await env.server.request(`${corePath(ns)}/legacy`)).status).toBe(404);
+  });
+
+  it('shows a core/v1 write to an events.k8s.io/v1 watch, in the events.k8s.io/v1 shape', async () => {
+    const ns = 'events-shared';
+    const seen: Array<[string, unknown, unknown]> = [];
+    const controller = await new k8s.Watch(env.kubeConfig).watch(
+      eventsPath(ns),
+      { fieldSelector: 'metadata.name=watched' },
+      (type, obj: Record<string, unknown>) => seen.push([type, obj['apiVersion'], obj['note']]),
+      () => undefined,
+    );
+    try {
+      const body = { apiVersion: 'v1', kind: 'Event', metadata: { name: 'watched' }, involvedObject: { kind: 'Pod', name: 'web-2', namespace: ns }, reason: 'Seen', message: 'through the other API' };
+      expect((await env.server.request(corePath(ns), { method: 'POST', body })).status).toBe(201);
+      await eventually(() => expect(seen).toContainEqual(['ADDED', 'events.k8s.io/v1', 'through the other API']));
+    } finally {
+      controller.abort();
+    }
   });
 });
