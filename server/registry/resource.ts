@@ -118,6 +118,21 @@ export interface ResourceInfo {
   openAPIV3Schema?: Record<string, unknown>;
 }
 
+/**
+ * Whether the resource's objects are custom resources (schema-described, untyped), as opposed to built-in kinds,
+ * which keep their typed handling even when a codec converts them (events.k8s.io/v1 events are core/v1 events).
+ */
+export function isCustomResource(info: Pick<ResourceInfo, 'codec' | 'openAPIV3Schema'>): boolean {
+  return info.openAPIV3Schema !== undefined || (info.codec !== undefined && !builtinCodecs.has(info.codec));
+}
+
+/** The codecs of built-in kinds (served in two shapes from one storage): marked so that their objects stay typed. */
+const builtinCodecs = new WeakSet<StorageCodec>();
+export function builtinCodec(codec: StorageCodec): StorageCodec {
+  builtinCodecs.add(codec);
+  return codec;
+}
+
 export function gvrKey(group: string, version: string, resource: string): string {
   return `${group}/${version}/${resource}`;
 }

@@ -131,4 +131,19 @@ describe('events.k8s.io/v1 and core/v1 events are one storage', () => {
       controller.abort();
     }
   });
+
+  it('treats events.k8s.io/v1 as a typed built-in kind: unknown fields are dropped with a warning and refused by apply', async () => {
+    const ns = 'events-shared';
+    const body = { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'typed' }, ...event({ regarding: { kind: 'Pod', name: 'web-3', namespace: ns } }), bogus: 1 };
+    const created = await env.server.request(eventsPath(ns), { method: 'POST', body });
+    expect(created.status).toBe(201);
+    expect(created.headers['warning']).toBe('299 - "unknown field \\"bogus\\""');
+    expect(created.json<Record<string, unknown>>()).not.toHaveProperty('bogus');
+    const applied = await env.server.request(`${eventsPath(ns)}/typed?fieldManager=walker&force=true`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/apply-patch+yaml' },
+      body: JSON.stringify({ apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'typed' }, bogus: 2 }),
+    });
+    expect(applied.json<{ message: string }>().message).toBe(`failed to create typed patch object (${ns}/typed; events.k8s.io/v1, Kind=Event): .bogus: field not declared in schema`);
+  });
 });

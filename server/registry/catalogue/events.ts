@@ -3,6 +3,7 @@
 // collection (/registry/events/…) and convert on every read and write (pkg/apis/events/v1/conversion.go).
 // Columns: kube prints both with the same printEvent (Last Seen, Type, Reason, Object, Message).
 import type { KubeObject } from '../../api/types.js';
+import { builtinCodec } from '../resource.js';
 import { coreToEventsV1, eventsV1ToCore } from '../strategies/events/conversion.js';
 import { at, str, type Entry } from './entry.js';
 
@@ -15,10 +16,10 @@ export const eventsEntries: Entry[] = [
   {
     group: 'events.k8s.io', version: 'v1', resource: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'],
     storageGroup: '',
-    codec: {
+    codec: builtinCodec({
       toStorage: async (obj) => eventsV1ToCore(obj),
       fromStorage: async (objs) => objs.map(coreToEventsV1),
-    },
+    }),
     printerColumns: [
       { name: 'Last Seen', type: 'string', compute: lastSeen },
       { name: 'Type', type: 'string', jsonPath: '.type' },
