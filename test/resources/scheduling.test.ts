@@ -47,6 +47,8 @@ const summary = (items: PriorityClass[]) =>
 
 describe('scheduling.k8s.io/v1 system priority classes', () => {
   it('are present at startup, as kube bootstraps them', async () => {
+    // kube's post-start hook, which readiness waits for
+    expect((await env.server.request('/readyz?verbose')).body).toContain('[+]poststarthook/scheduling/bootstrap-system-priority-classes ok');
     const list = await env.server.request(path);
     expect(summary(list.json<{ items: PriorityClass[] }>().items)).toEqual(systemClasses);
     const pc = (await env.server.request(`${path}/system-node-critical`)).json<PriorityClass>();
