@@ -35,6 +35,7 @@ import { apiVersionOf, type KubeObject } from './api/types.js';
 import { newAdmissionMetrics } from './metrics/admission.js';
 import type { FeatureGates } from './options/index.js';
 import { StatusError } from './api/errors.js';
+import { systemPriorityClasses, systemPriorityClassObject } from './registry/strategies/scheduling/priorityclass.js';
 import type { Authenticator } from './authn/index.js';
 import type { Authorizer } from './authz/index.js';
 import { DelayedCalls } from './controllers/delayed-calls.js';
@@ -99,6 +100,7 @@ export class ApiServer {
   private namespaceController?: NamespaceController;
   private garbageCollector?: GarbageCollector;
   private systemNamespacesReady = false;
+  private systemPriorityClassesReady = false;
   private shuttingDown = false;
   private readonly retries = new DelayedCalls();
   private chain?: AdmissionChain;
@@ -220,6 +222,10 @@ export class ApiServer {
         }
       },
       isNamespaced: (group, resource) => this.index.all().some((r) => r.group === group && r.resource === resource && r.namespaced),
+      listPriorityClasses: async () => {
+        const info = this.index.lookup('scheduling.k8s.io', 'v1', 'priorityclasses');
+        return info ? (await this.storeFor(info).list(newRequestContext(systemUser, ''), {})).items : [];
+      },
       excludeVirtualResources: () => config.featureGates.enabled('ExcludeAdmissionWebhookVirtualResources'),
       converterFor: (resource) => {
         // custom resources are the only objects served at several versions that can be converted here
@@ -275,6 +281,7 @@ export class ApiServer {
     // The system namespaces are the last readiness check on etcd (writes wait for etcd's fsync): their round trips
     // start now and overlap with building the app and the TLS listener.
     this.bootstrapSystemNamespaces();
+    this.bootstrapSystemPriorityClasses();
     // The port opens while manifests load; the readiness gate holds resource requests until they are in force.
     this.manifestsLoaded = this.loadManifests();
     this.health.addReady({
@@ -296,6 +303,12 @@ export class ApiServer {
       name: 'poststarthook/start-system-namespaces-controller',
       check: () => {
         if (!this.systemNamespacesReady) throw new Error('system namespaces not yet created');
+      },
+    });
+    this.health.addReady({
+      name: 'poststarthook/scheduling/bootstrap-system-priority-classes',
+      check: () => {
+        if (!this.systemPriorityClassesReady) throw new Error('system priority classes not yet created');
       },
     });
     this.health.addReady({
@@ -401,6 +414,45 @@ export class ApiServer {
         this.systemNamespacesReady = true;
       } catch (err) {
         this.config.log.info('creating system namespaces failed; retrying', { error: (err as Error).message });
+        this.retries.after(500, () => void attempt());
+      }
+    };
+    void attempt();
+  }
+
+  /**
+   * kube's scheduling/bootstrap-system-priority-classes post-start hook (AddSystemPriorityClasses): creates the
+   * missing system priority classes (a restart on etcd finds them), retrying while storage is unreachable.
+   */
+  private bootstrapSystemPriorityClasses(): void {
+    const info = this.index.lookup('scheduling.k8s.io', 'v1', 'priorityclasses');
+    if (!info) {
+      this.systemPriorityClassesReady = true;
+      return;
+    }
+    const store = this.storeFor(info);
+    const attempt = async () => {
+      try {
+        await Promise.all(
+          systemPriorityClasses.map(async (c) => {
+            const ctx = newRequestContext(systemUser, '');
+            try {
+              await store.get(ctx, c.name);
+              return;
+            } catch (err) {
+              if (!(err instanceof StatusError && err.code === 404)) throw err;
+            }
+            try {
+              await store.create(ctx, systemPriorityClassObject(c), { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' });
+              this.config.log.v(2).info('created system priority class', { name: c.name, value: c.value });
+            } catch (err) {
+              if (!(err instanceof StatusError && err.code === 409)) throw err;
+            }
+          }),
+        );
+        this.systemPriorityClassesReady = true;
+      } catch (err) {
+        this.config.log.info('creating system priority classes failed; retrying', { error: (err as Error).message });
         this.retries.after(500, () => void attempt());
       }
     };

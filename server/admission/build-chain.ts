@@ -9,6 +9,7 @@ import type { AdmissionPlugin } from './chain.js';
 import { matchWebhook } from './matching/index.js';
 import { OrderedAdmissionChain } from './ordered-chain.js';
 import { NamespaceLifecycle } from './plugins/namespace-lifecycle.js';
+import { PriorityAdmission } from './plugins/priority.js';
 import type { ConfigurationSource } from './sources/source.js';
 import type { Authorizer } from '../authz/types.js';
 import type { CelEnvironment } from './cel/environment.js';
@@ -36,6 +37,8 @@ export interface AdmissionChainDeps {
   };
   getNamespace(name: string): Promise<KubeObject | undefined>;
   isNamespaced(group: string, resource: string): boolean;
+  /** every stored PriorityClass, for the Priority plugin's one-global-default rule */
+  listPriorityClasses?(): Promise<KubeObject[]>;
   excludeVirtualResources: () => boolean;
   /** CEL evaluation of webhook matchConditions; without it they are not evaluated */
   webhookMatchConditions?: MatchConditionsEvaluator;
@@ -78,6 +81,8 @@ export function buildAdmissionChain(deps: AdmissionChainDeps): OrderedAdmissionC
       new MutatingAdmissionWebhook({ ...webhookCommon, source: deps.webhooks.mutating, client: deps.webhooks.mutatingClient, defaultObject: deps.defaultObject }),
     ValidatingAdmissionWebhook: () => new ValidatingAdmissionWebhook({ ...webhookCommon, source: deps.webhooks.validating, client: deps.webhooks.validatingClient }),
   };
+  const listPriorityClasses = deps.listPriorityClasses;
+  if (listPriorityClasses) factories['Priority'] = () => new PriorityAdmission({ listPriorityClasses });
   const policies = deps.policies;
   if (policies) {
     factories['ValidatingAdmissionPolicy'] = () =>

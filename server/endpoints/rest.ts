@@ -9,7 +9,7 @@ import type { RequestInfo } from '../http/request-info.js';
 import { addWarnings, writeError, writeJSON } from '../http/responses.js';
 import { metaOf } from '../registry/object-fields.js';
 import { newRequestContext, type RequestContext } from '../registry/request-context.js';
-import type { ResourceInfo, Verb } from '../registry/resource.js';
+import { isCustomResource, type ResourceInfo, type Verb } from '../registry/resource.js';
 import type { DeleteOptions, ResourceStore, SubresourceView } from '../registry/store.js';
 import type { ApiContext } from './api-context.js';
 import { checkApplyConfigurationTypes, checkResourceFields, checkScaleFields, parseFieldValidation, patchedFieldCheck } from './field-validation.js';
@@ -310,7 +310,7 @@ async function serveApply(
 ): Promise<void> {
   const config = await decodeApplyConfiguration(patch);
   // Custom resources: fields their schema does not declare are found as for any write (400 with Strict).
-  if (info.codec) await checkResourceFields(info, config as KubeObject, fieldValidation, ctx.warnings, { raw: patch, mediaType: 'application/yaml' });
+  if (isCustomResource(info)) await checkResourceFields(info, config as KubeObject, fieldValidation, ctx.warnings, { raw: patch, mediaType: 'application/yaml' });
   // Built-in kinds: values of the wrong type fail the conversion to a typed value, whatever the fieldValidation.
   else await checkApplyConfigurationTypes(info, config, ctx.namespace, name);
   const { object, created } = await serverSideApply({

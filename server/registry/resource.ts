@@ -120,10 +120,30 @@ export interface ResourceInfo {
   virtual?: 'authentication' | 'authorization';
   /** objects are stored in another version and converted (custom resources) */
   codec?: StorageCodec;
+  /**
+   * the API group whose collection holds the objects when it is not this one: kube's cohabitating resources
+   * (events.k8s.io events are the core group's events, one storage for both shapes, converted by `codec`)
+   */
+  storageGroup?: string;
   /** the version objects are stored in when it is not this one (custom resources); discovery's storageVersionHash hashes it */
   storageVersion?: string;
   /** the kind's OpenAPI v3 schema when the server knows it (custom resources), for the OpenAPI documents */
   openAPIV3Schema?: Record<string, unknown>;
+}
+
+/**
+ * Whether the resource's objects are custom resources (schema-described, untyped), as opposed to built-in kinds,
+ * which keep their typed handling even when a codec converts them (events.k8s.io/v1 events are core/v1 events).
+ */
+export function isCustomResource(info: Pick<ResourceInfo, 'codec' | 'openAPIV3Schema'>): boolean {
+  return info.openAPIV3Schema !== undefined || (info.codec !== undefined && !builtinCodecs.has(info.codec));
+}
+
+/** The codecs of built-in kinds (served in two shapes from one storage): marked so that their objects stay typed. */
+const builtinCodecs = new WeakSet<StorageCodec>();
+export function builtinCodec(codec: StorageCodec): StorageCodec {
+  builtinCodecs.add(codec);
+  return codec;
 }
 
 export function gvrKey(group: string, version: string, resource: string): string {

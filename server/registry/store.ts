@@ -146,11 +146,11 @@ export class ResourceStore {
   }
 
   key(namespace: string, name: string): string {
-    return objectKey(this.deps.prefix, this.info.group, this.info.resource, this.info.namespaced ? namespace : undefined, name);
+    return objectKey(this.deps.prefix, this.info.storageGroup ?? this.info.group, this.info.resource, this.info.namespaced ? namespace : undefined, name);
   }
 
   collection(namespace: string): string {
-    return collectionKey(this.deps.prefix, this.info.group, this.info.resource, this.info.namespaced && namespace ? namespace : undefined);
+    return collectionKey(this.deps.prefix, this.info.storageGroup ?? this.info.group, this.info.resource, this.info.namespaced && namespace ? namespace : undefined);
   }
 
   private withTypeMeta(obj: KubeObject): KubeObject {

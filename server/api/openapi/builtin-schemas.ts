@@ -31,6 +31,8 @@ const builtinModels: Readonly<Record<string, string>> = {
   'authorization.k8s.io/v1/SelfSubjectAccessReview': 'V1SelfSubjectAccessReview',
   'authorization.k8s.io/v1/LocalSubjectAccessReview': 'V1LocalSubjectAccessReview',
   'authorization.k8s.io/v1/SelfSubjectRulesReview': 'V1SelfSubjectRulesReview',
+  // issue #15 events: client-node names events.k8s.io/v1 Event apart from core's
+  'events.k8s.io/v1/Event': 'EventsV1Event',
 };
 
 /**

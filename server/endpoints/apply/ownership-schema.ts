@@ -5,7 +5,7 @@
 // x-kubernetes-preserve-unknown-fields values (or no schema) merged as schemaless (deduced) values.
 import type { JSONSchemaProps } from '../../api/apiextensions.js';
 import { applySchemaFor, loadApplySchema, type ApplyNode, type ApplySchema, type ListMapKey } from '../../admission/policy/mutating/apply-schema.js';
-import type { ResourceInfo } from '../../registry/resource.js';
+import { isCustomResource, type ResourceInfo } from '../../registry/resource.js';
 import type { OwnershipSchema } from './managed-fields.js';
 
 export interface ResourceApplySchema {
@@ -82,7 +82,7 @@ const crdCache = new WeakMap<object, ApplySchema>();
 /** The apply schema of a served resource; a built-in kind's OpenAPI shape is loaded on first use. */
 export async function resourceApplySchema(info: ResourceInfo): Promise<ResourceApplySchema> {
   const ignoreStatus = info.hasStatus && info.subresources.status === true;
-  if (info.codec || info.openAPIV3Schema) {
+  if (isCustomResource(info)) {
     const key = info.openAPIV3Schema ?? info;
     let apply = crdCache.get(key);
     if (!apply) {
@@ -98,7 +98,7 @@ export async function resourceApplySchema(info: ResourceInfo): Promise<ResourceA
 /** The schema for tracking Update operations without waiting for a load: what is known now. */
 export function knownApplySchema(info: ResourceInfo): ResourceApplySchema {
   const ignoreStatus = info.hasStatus && info.subresources.status === true;
-  if (info.codec || info.openAPIV3Schema) {
+  if (isCustomResource(info)) {
     const key = info.openAPIV3Schema ?? info;
     let apply = crdCache.get(key);
     if (!apply) {

@@ -138,6 +138,11 @@ export const strategicMergeSchemas: Readonly<Record<string, StructSchema>> = Obj
   'networking.k8s.io/IngressClass': metaOnly,
   'storage.k8s.io/StorageClass': metaOnly,
   'scheduling.k8s.io/PriorityClass': metaOnly,
+  // issue #15 networking, discovery, node: ObjectMeta's tags, ServiceCIDRStatus.conditions merged by type
+  'networking.k8s.io/IPAddress': metaOnly,
+  'networking.k8s.io/ServiceCIDR': { metadata: nested(() => objectMeta), status: nested(() => conditionsStatus) },
+  'discovery.k8s.io/EndpointSlice': metaOnly,
+  'node.k8s.io/RuntimeClass': metaOnly,
 });
 
 /** The patch metadata of a kind, or undefined when strategic merge patch is not supported for it. */

@@ -10,8 +10,20 @@ import { appsEntries } from './apps.js';
 import { coreEntries } from './core.js';
 import { age, type Entry } from './entry.js';
 import { reviewEntries } from './reviews.js';
+// issue #15 networking, rbac, scheduling, coordination, discovery, events, node
+import { coordinationEntries } from './coordination.js';
+import { discoveryEntries } from './discovery.js';
+import { eventsEntries } from './events.js';
+import { networkingEntries } from './networking.js';
+import { nodeEntries } from './node.js';
+import { rbacEntries } from './rbac.js';
+import { schedulingEntries } from './scheduling.js';
 
-const entries: readonly Entry[] = [...coreEntries, ...appsEntries, ...admissionregistrationEntries, ...reviewEntries];
+const entries: readonly Entry[] = [
+  ...coreEntries, ...appsEntries, ...admissionregistrationEntries, ...reviewEntries,
+  // issue #15 networking, rbac, scheduling, coordination, discovery, events, node
+  ...networkingEntries, ...rbacEntries, ...schedulingEntries, ...coordinationEntries, ...discoveryEntries, ...eventsEntries, ...nodeEntries,
+];
 
 function complete(e: Entry, strategies: Record<string, Strategy>): ResourceInfo {
   const strategy: Strategy = strategies[gvrKey(e.group, e.version, e.resource)] ?? {};

@@ -4,6 +4,14 @@ import { mutatingWebhookConfigurationStrategyWith, validatingWebhookConfiguratio
 import { appsStrategies } from './apps/index.js';
 import { coreStrategies } from './core/index.js';
 import { policyStrategiesFor, type PolicyStrategyOptions } from './policies.js';
+// issue #15 networking, rbac, scheduling, coordination, discovery, events, node
+import { coordinationStrategies } from './coordination/index.js';
+import { discoveryStrategies } from './discovery/index.js';
+import { eventsStrategies } from './events/index.js';
+import { networkingStrategies } from './networking/index.js';
+import { nodeStrategies } from './node/index.js';
+import { rbacStrategies } from './rbac/index.js';
+import { schedulingStrategies } from './scheduling/index.js';
 
 /** Strategies whose rules depend on feature gates (warnings, reserved names) are built for the server's gates. */
 export function strategiesFor(gates: WebhookConfigurationStrategyOptions & PolicyStrategyOptions = {}): Record<string, Strategy> {
@@ -23,4 +31,12 @@ export function strategiesFor(gates: WebhookConfigurationStrategyOptions & Polic
 const strategies: Record<string, Strategy> = {
   ...coreStrategies,
   ...appsStrategies,
+  // issue #15 networking, rbac, scheduling, coordination, discovery, events, node
+  ...networkingStrategies,
+  ...rbacStrategies,
+  ...schedulingStrategies,
+  ...coordinationStrategies,
+  ...discoveryStrategies,
+  ...eventsStrategies,
+  ...nodeStrategies,
 };
