@@ -2,8 +2,11 @@
 import type { Strategy } from '../resource.js';
 import { mutatingWebhookConfigurationStrategyWith, validatingWebhookConfigurationStrategyWith, type WebhookConfigurationStrategyOptions } from './admissionregistration.js';
 import { appsStrategies } from './apps/index.js';
+import { autoscalingStrategies } from './autoscaling/index.js';
+import { batchStrategies } from './batch/index.js';
 import { coreStrategies } from './core/index.js';
 import { policyStrategiesFor, type PolicyStrategyOptions } from './policies.js';
+import { policyStrategies } from './policy/index.js';
 
 /** Strategies whose rules depend on feature gates (warnings, reserved names) are built for the server's gates. */
 export function strategiesFor(gates: WebhookConfigurationStrategyOptions & PolicyStrategyOptions = {}): Record<string, Strategy> {
@@ -23,4 +26,8 @@ export function strategiesFor(gates: WebhookConfigurationStrategyOptions & Polic
 const strategies: Record<string, Strategy> = {
   ...coreStrategies,
   ...appsStrategies,
+  // batch/v1, autoscaling/v2+v1, policy/v1
+  ...batchStrategies,
+  ...autoscalingStrategies,
+  ...policyStrategies,
 };
