@@ -69,6 +69,8 @@ export const cronJobStrategy: Strategy = {
     setDefault(spec, 'suspend', false);
     setDefault(spec, 'successfulJobsHistoryLimit', 3);
     setDefault(spec, 'failedJobsHistoryLimit', 1);
+    // CronJobStatus is a struct of omitempty fields: kube always serializes it, as {} at first
+    objAt(obj as Obj, 'status');
     // SetDefaults_Job is the Job's: a jobTemplate gets only the defaults of the types inside it (pod spec, …)
     defaultJobSpecTypes(objAt(objAt(spec, 'jobTemplate'), 'spec'));
   },

@@ -153,7 +153,7 @@ function validateJob(job: KubeObject, requirePrefixedLabels: boolean): FieldErro
   if (!selector) errs.push(fieldErrors.required(path.child('selector')));
   else {
     errs.push(...validateLabelSelector(selector, path.child('selector')));
-    if (!labelSelectorMatches(selector, labels)) errs.push(fieldErrors.invalid(path.child('template', 'metadata', 'labels'), goStringMap(labels), '`selector` does not match template `labels`'));
+    if (!labelSelectorMatches(selector, labels)) errs.push(fieldErrors.invalid(path.child('template', 'metadata', 'labels'), new GoStructValue(goStringMap(labels)), '`selector` does not match template `labels`'));
   }
   return errs;
 }
@@ -220,6 +220,8 @@ export const jobStrategy: Strategy = {
     const job = obj as Obj;
     const spec = objAt(job, 'spec');
     defaultJobSpec(spec);
+    // JobStatus is a struct of omitempty fields: kube always serializes it, as {} at first
+    objAt(job, 'status');
     // SetDefaults_Job: a job without labels takes its template's
     const labels = templateLabels(spec);
     const meta = objAt(job, 'metadata');
