@@ -8,7 +8,7 @@ import type { KubeObject } from '../../../api/types.js';
 import type { Strategy } from '../../resource.js';
 import { isValidPathSegmentName } from '../../validation/name.js';
 import { objAt, setDefault, type Obj } from '../fields.js';
-import { defaultCPUUtilization, hpaV1ToV2 } from './hpa-conversion.js';
+import { defaultCPUUtilization, hpaV1ToV2, hpaV2ToV1 } from './hpa-conversion.js';
 
 // pkg/apis/autoscaling/validation: MaxPeriodSeconds and MaxStabilizationWindowSeconds
 const maxPeriodSeconds = 1800;
@@ -155,6 +155,15 @@ export const hpaV2Strategy: Strategy = {
 export const hpaV1Strategy: Strategy = {
   applyDefaults(obj) {
     setDefault(objAt(obj as Obj, 'spec'), 'minReplicas', 1);
+    // kube decodes a v1 request into the internal (v2-shaped) type and hands admission that object converted back:
+    // the implicit 80% CPU target becomes explicit and the annotations are re-encoded. The round trip does that.
+    const rt = hpaV2ToV1(hpaV1ToV2(obj));
+    (obj as Obj)['spec'] = rt['spec'];
+    if (rt['status'] !== undefined) (obj as Obj)['status'] = rt['status'];
+    if (obj.metadata) {
+      if (rt.metadata?.annotations) obj.metadata.annotations = rt.metadata.annotations;
+      else delete obj.metadata.annotations;
+    }
     // v1's status fields have no omitempty
     const status = objAt(obj as Obj, 'status');
     setDefault(status, 'currentReplicas', 0);
