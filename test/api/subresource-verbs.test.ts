@@ -49,6 +49,11 @@ const fixtures: Record<string, (name: string) => Obj> = {
   '/serviceaccounts': () => ({}),
   '/events': () => ({ involvedObject: { kind: 'Pod', name: 'p', namespace: ns }, reason: 'Tested', message: 'routes', type: 'Normal' }),
   'apps/deployments': () => ({ spec: { selector: { matchLabels: { app: 'r' } }, template: { metadata: { labels: { app: 'r' } }, spec: { containers } } } }),
+  // batch/v1, autoscaling/v2+v1 (one fixture fits both versions), policy/v1
+  'batch/jobs': () => ({ spec: { template: { spec: { restartPolicy: 'Never', containers } } } }),
+  'batch/cronjobs': () => ({ spec: { schedule: '@hourly', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers } } } } } }),
+  'autoscaling/horizontalpodautoscalers': () => ({ spec: { scaleTargetRef: { kind: 'Deployment', name: 'r' }, maxReplicas: 2 } }),
+  'policy/poddisruptionbudgets': () => ({ spec: { minAvailable: 1, selector: { matchLabels: { app: 'r' } } } }),
   'admissionregistration.k8s.io/validatingwebhookconfigurations': () => ({}),
   'admissionregistration.k8s.io/mutatingwebhookconfigurations': () => ({}),
   'admissionregistration.k8s.io/validatingadmissionpolicies': () => ({ spec: { matchConstraints: matchConfigMaps, validations: [{ expression: 'true' }] } }),
