@@ -157,6 +157,17 @@ describe('the job strategy', () => {
     expect([suspend.status, suspend.json<{ status: Obj }>().status, suspend.json<{ metadata: { generation: number } }>().metadata.generation]).toEqual([200, { active: 1 }, 2]);
   });
 
+  it('selects jobs by status.successful, the one field kube adds for jobs', async () => {
+    await env.server.request(jobsPath, { method: 'POST', body: { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'succeeded' }, spec: { template: podTemplate('Never') } } });
+    const done = await env.server.request(`${jobsPath}/succeeded/status`, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: { status: { succeeded: 1 } } });
+    expect(done.status).toBe(200);
+    const names = async (selector: string) => (await env.server.request(`${jobsPath}?fieldSelector=${encodeURIComponent(selector)}`)).json<{ items: Array<{ metadata: { name: string } }> }>().items.map((i) => i.metadata.name);
+    expect(await names('status.successful=1')).toEqual(['succeeded']);
+    expect(await names('status.successful=0,metadata.name=succeeded')).toEqual([]);
+    const bad = await env.server.request(`${jobsPath}?fieldSelector=status.succeeded%3D1`);
+    expect([bad.status, bad.json<{ message: string }>().message]).toEqual([400, 'field label "status.succeeded" not supported for batchv1.Job']);
+  });
+
   it('refuses a cronjob name longer than 52 characters (the controller appends 11)', async () => {
     const name = 'c'.repeat(53);
     const res = await env.server.request(cronJobsPath, { method: 'POST', body: { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name }, spec: { schedule: '@daily', jobTemplate: { spec: { template: podTemplate('Never') } } } } });
