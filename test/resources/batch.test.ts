@@ -168,6 +168,14 @@ describe('the job strategy', () => {
     expect([bad.status, bad.json<{ message: string }>().message]).toEqual([400, 'field label "status.succeeded" not supported for batchv1.Job']);
   });
 
+  it('warns on create when the name is no DNS label (pods and hostnames are made from it)', async () => {
+    const res = await env.server.request(jobsPath, { method: 'POST', body: { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'dotted.name' }, spec: { template: podTemplate('Never') } } });
+    expect(res.status).toBe(201);
+    expect(String(res.headers['warning'])).toBe(
+      `299 - "metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [must not contain dots]"`,
+    );
+  });
+
   it('refuses a cronjob name longer than 52 characters (the controller appends 11)', async () => {
     const name = 'c'.repeat(53);
     const res = await env.server.request(cronJobsPath, { method: 'POST', body: { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name }, spec: { schedule: '@daily', jobTemplate: { spec: { template: podTemplate('Never') } } } } });

@@ -7,7 +7,7 @@ import type { KubeObject } from '../../../api/types.js';
 import type { Strategy } from '../../resource.js';
 import { objAt, setDefault, type Obj } from '../fields.js';
 import { cronScheduleError, isKnownTimeZone } from './cron-schedule.js';
-import { defaultJobSpecTypes, goLabelSelector, validateJobSpecCommon } from './job.js';
+import { defaultJobSpecTypes, goLabelSelector, podNameWarnings, validateJobSpecCommon } from './job.js';
 
 // https://data.iana.org/time-zones/theory.html#naming, with 0-9 and + tolerated for legacy names
 const validTimeZoneCharacters = /^[A-Za-z.\-_0-9+]{1,14}$/;
@@ -63,6 +63,7 @@ function validateCronJobSpec(specValue: unknown, oldSpecValue: unknown, path: Fi
 }
 
 export const cronJobStrategy: Strategy = {
+  warningsOnCreate: (obj) => podNameWarnings(obj.metadata?.name),
   applyDefaults(obj) {
     const spec = objAt(obj as Obj, 'spec');
     setDefault(spec, 'concurrencyPolicy', 'Allow');

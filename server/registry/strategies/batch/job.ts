@@ -6,6 +6,7 @@ import type { KubeObject } from '../../../api/types.js';
 import { jsonEqual } from '../../object-fields.js';
 import type { Strategy } from '../../resource.js';
 import { labelSelectorMatches, validateLabelSelector } from '../../selectors/label-selector.js';
+import { isDNS1123Label } from '../../validation/name.js';
 import { objAt, setDefault, type Obj } from '../fields.js';
 import { defaultPodSpec, validatePodSpec } from '../core/pod.js';
 
@@ -215,7 +216,15 @@ export function goLabelSelector(sel: unknown): GoStructValue | null {
   return new GoStructValue(`v1.LabelSelector{MatchLabels:${labels}, MatchExpressions:${exprs}}`);
 }
 
+/** WarningsOnCreate of the job and cronjob strategies: pod names and hostnames are made from the name. */
+export function podNameWarnings(name: string | undefined): string[] {
+  const msgs = isDNS1123Label(name ?? '');
+  // Go's %v of a []string
+  return msgs.length ? [`metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [${msgs.join(' ')}]`] : [];
+}
+
 export const jobStrategy: Strategy = {
+  warningsOnCreate: (obj) => podNameWarnings(obj.metadata?.name),
   applyDefaults(obj) {
     const job = obj as Obj;
     const spec = objAt(job, 'spec');
