@@ -114,6 +114,21 @@ describe('autoscaling/v1 ⇄ v2 round trips', () => {
     expect(v2.metadata.annotations).toBeUndefined();
   });
 
+  it('keeps a v2 behavior through a v1 read-modify-write (the behavior annotation)', async () => {
+    const created = await env.server.request(v2Path, {
+      method: 'POST',
+      body: { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'behaved' }, spec: { scaleTargetRef: target, maxReplicas: 6, behavior: { scaleUp: { selectPolicy: 'Disabled' } } } },
+    });
+    expect(created.status).toBe(201);
+    const behavior = created.json<{ spec: { behavior: Obj } }>().spec.behavior;
+    const v1 = (await env.server.request(`${v1Path}/behaved`)).json<{ metadata: { annotations: Record<string, string> }; spec: Obj }>();
+    expect(JSON.parse(v1.metadata.annotations['autoscaling.alpha.kubernetes.io/behavior']!)).toMatchObject({ ScaleUp: { SelectPolicy: 'Disabled', StabilizationWindowSeconds: 0 } });
+    (v1.spec as Obj)['minReplicas'] = 2;
+    expect((await env.server.request(`${v1Path}/behaved`, { method: 'PUT', body: v1 })).status).toBe(200);
+    const v2 = (await env.server.request(`${v2Path}/behaved`)).json<{ metadata: { annotations?: unknown }; spec: Obj }>();
+    expect([v2.spec['minReplicas'], v2.spec['behavior'], v2.metadata.annotations]).toEqual([2, behavior, undefined]);
+  });
+
   it('serves a v1 object at v2 with its cpu target as a Resource metric', async () => {
     const created = await env.server.request(v1Path, {
       method: 'POST',

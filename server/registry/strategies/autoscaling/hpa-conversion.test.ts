@@ -1,7 +1,7 @@
 // autoscaling/v1 ⇄ v2 HorizontalPodAutoscaler conversion, after kube's pkg/apis/autoscaling/v1/conversion.go and
 // its round-trip expectations: every v2 metric type survives v2 → v1 → v2 through the annotations.
 import type { KubeObject } from '../../../api/types.js';
-import { conditionsAnnotation, convertHpa, hpaV1ToV2, hpaV2ToV1, metricSpecsAnnotation, metricStatusesAnnotation } from './hpa-conversion.js';
+import { behaviorSpecsAnnotation, conditionsAnnotation, convertHpa, hpaV1ToV2, hpaV2ToV1, metricSpecsAnnotation, metricStatusesAnnotation } from './hpa-conversion.js';
 
 const meta = { name: 'h', namespace: 'n', annotations: { keep: 'me' } };
 const ref = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' };
@@ -62,6 +62,37 @@ describe('hpaV2ToV1 / hpaV1ToV2', () => {
     expect(JSON.parse(v1.metadata!.annotations![conditionsAnnotation]!)).toEqual(status.conditions);
     const back = hpaV1ToV2(v1);
     expect(back['status']).toEqual(status);
+  });
+
+  it('carries the behavior as Go\'s JSON of the internal type (field names, nil as null) and reads it back', () => {
+    const behavior = { scaleUp: { stabilizationWindowSeconds: 0, selectPolicy: 'Max', policies: [{ type: 'Pods', value: 4, periodSeconds: 15 }] }, scaleDown: { policies: [{ type: 'Percent', value: 10, periodSeconds: 60 }] } };
+    const obj = v2(allMetrics);
+    (obj['spec'] as Record<string, unknown>)['behavior'] = behavior;
+    const v1 = hpaV2ToV1(obj);
+    expect(v1.metadata!.annotations![behaviorSpecsAnnotation]).toBe(
+      '{"ScaleUp":{"StabilizationWindowSeconds":0,"SelectPolicy":"Max","Policies":[{"Type":"Pods","Value":4,"PeriodSeconds":15}],"Tolerance":null},"ScaleDown":{"StabilizationWindowSeconds":null,"SelectPolicy":null,"Policies":[{"Type":"Percent","Value":10,"PeriodSeconds":60}],"Tolerance":null}}',
+    );
+    expect((hpaV1ToV2(v1)['spec'] as Record<string, unknown>)['behavior']).toEqual(behavior);
+    // encoding/json matches names case-insensitively; a zero behavior is no behavior
+    const lower = hpaV1ToV2({ ...v1, metadata: { name: 'h', annotations: { [behaviorSpecsAnnotation]: '{"scaleup":{"policies":[{"type":"Pods","value":1,"periodseconds":5}]}}' } } });
+    expect((lower['spec'] as Record<string, unknown>)['behavior']).toEqual({ scaleUp: { policies: [{ type: 'Pods', value: 1, periodSeconds: 5 }] } });
+    const zero = hpaV1ToV2({ ...v1, metadata: { name: 'h', annotations: { [behaviorSpecsAnnotation]: '{"ScaleUp":null,"ScaleDown":null}' } } });
+    expect([(zero['spec'] as Record<string, unknown>)['behavior'], zero.metadata]).toEqual([undefined, { name: 'h' }]);
+  });
+
+  it('drops every round-trip annotation on the way to v2, and stale ones on the way to v1', () => {
+    const v1In: KubeObject = {
+      apiVersion: 'autoscaling/v1',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'h', annotations: { keep: 'me', 'autoscaling.alpha.kubernetes.io/scale-up-tolerance': '1', [metricSpecsAnnotation]: 'not json' } },
+      spec: { scaleTargetRef: ref, maxReplicas: 2, targetCPUUtilizationPercentage: 30 },
+    };
+    const out = hpaV1ToV2(v1In);
+    expect(out.metadata).toEqual({ name: 'h', annotations: { keep: 'me' } });
+    expect((out['spec'] as { metrics: unknown[] }).metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 30 } } }]);
+    const stale = v2([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }]);
+    stale.metadata!.annotations = { keep: 'me', [metricSpecsAnnotation]: '[]', [conditionsAnnotation]: '[]' };
+    expect(hpaV2ToV1(stale).metadata!.annotations).toEqual({ keep: 'me' });
   });
 
   it('converts to the asked version only when it differs (matchPolicy Equivalent)', () => {

@@ -1,14 +1,27 @@
 // autoscaling/v1 ⇄ autoscaling/v2 HorizontalPodAutoscaler, as kube's pkg/apis/autoscaling/v1/conversion.go converts
 // through the internal (v2-shaped) type. v1 has only targetCPUUtilizationPercentage; every other metric, the
 // current metrics and the conditions ride in annotations (autoscaling.alpha.kubernetes.io/…) as v1's own
-// MetricSpec/MetricStatus JSON, and come back out of them on the way in. A v1 object without any metric gets the
-// implicit 80% CPU target (autoscaling.DefaultCPUUtilization) when converted.
+// MetricSpec/MetricStatus JSON, and come back out of them on the way in; the behavior rides as Go's JSON of the
+// internal type (no json tags: Go field names, kube's own TODO). A v1 object without any metric gets the implicit
+// 80% CPU target (autoscaling.DefaultCPUUtilization) when converted. Round-trip annotations never reach storage:
+// they are dropped after converting to v2 (DropRoundTripHorizontalPodAutoscalerAnnotations), and dropped from a
+// stored object before the conversion to v1 writes its own.
 import type { KubeObject } from '../../../api/types.js';
 import type { Obj } from '../fields.js';
 
 export const metricSpecsAnnotation = 'autoscaling.alpha.kubernetes.io/metrics';
 export const metricStatusesAnnotation = 'autoscaling.alpha.kubernetes.io/current-metrics';
 export const conditionsAnnotation = 'autoscaling.alpha.kubernetes.io/conditions';
+export const behaviorSpecsAnnotation = 'autoscaling.alpha.kubernetes.io/behavior';
+// pkg/apis/autoscaling/annotations.go: every annotation the conversions round-trip through
+const roundTripAnnotations = [
+  metricSpecsAnnotation,
+  behaviorSpecsAnnotation,
+  'autoscaling.alpha.kubernetes.io/scale-down-tolerance',
+  'autoscaling.alpha.kubernetes.io/scale-up-tolerance',
+  metricStatusesAnnotation,
+  conditionsAnnotation,
+];
 export const defaultCPUUtilization = 80;
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -186,7 +199,7 @@ const isCpuUtilization = (m: Obj): boolean => m['type'] === 'Resource' && isObj(
 
 function parseAnnotation(value: string | undefined): Obj[] | undefined {
   if (value === undefined) return undefined;
-  // kube's conversion fails on a malformed annotation; an unreadable one is dropped here instead of failing reads
+  // kube moves only well-formed data from annotations to fields: an unreadable annotation is dropped
   try {
     const parsed = JSON.parse(value) as unknown;
     return Array.isArray(parsed) ? parsed.filter(isObj) : [];
@@ -195,11 +208,74 @@ function parseAnnotation(value: string | undefined): Obj[] | undefined {
   }
 }
 
+/** json.Marshal of the internal HorizontalPodAutoscalerBehavior, which has no json tags: Go's field names, nil as null. */
+function behaviorToGoJson(b: Obj): string {
+  const rules = (r: unknown): unknown => {
+    if (!isObj(r)) return null;
+    const policies = Array.isArray(r['policies'])
+      ? (r['policies'] as unknown[]).filter(isObj).map((p) => ({ Type: p['type'] ?? '', Value: p['value'] ?? 0, PeriodSeconds: p['periodSeconds'] ?? 0 }))
+      : null;
+    return { StabilizationWindowSeconds: r['stabilizationWindowSeconds'] ?? null, SelectPolicy: r['selectPolicy'] ?? null, Policies: policies, Tolerance: r['tolerance'] ?? null };
+  };
+  return JSON.stringify({ ScaleUp: rules(b['scaleUp']), ScaleDown: rules(b['scaleDown']) });
+}
+
+/** encoding/json matches field names case-insensitively. */
+function getFold(o: Obj, name: string): unknown {
+  if (name in o) return o[name];
+  const lower = name.toLowerCase();
+  const key = Object.keys(o).find((k) => k.toLowerCase() === lower);
+  return key === undefined ? undefined : o[key];
+}
+
+/** The behavior annotation back to v2's field, or undefined when it does not decode or decodes to the zero behavior. */
+function behaviorFromGoJson(raw: string): Obj | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+  if (!isObj(parsed)) return undefined;
+  const rules = (r: unknown): Obj | undefined => {
+    if (!isObj(r)) return undefined;
+    const out: Obj = {};
+    const sws = getFold(r, 'StabilizationWindowSeconds');
+    if (present(sws)) out['stabilizationWindowSeconds'] = sws;
+    const sp = getFold(r, 'SelectPolicy');
+    if (present(sp)) out['selectPolicy'] = sp;
+    const policies = getFold(r, 'Policies');
+    if (Array.isArray(policies)) {
+      out['policies'] = policies.filter(isObj).map((p) => ({ type: getFold(p, 'Type') ?? '', value: getFold(p, 'Value') ?? 0, periodSeconds: getFold(p, 'PeriodSeconds') ?? 0 }));
+    }
+    const tolerance = getFold(r, 'Tolerance');
+    if (present(tolerance)) out['tolerance'] = tolerance;
+    return out;
+  };
+  const up = rules(getFold(parsed, 'ScaleUp'));
+  const down = rules(getFold(parsed, 'ScaleDown'));
+  if (!up && !down) return undefined;
+  return { ...(up ? { scaleUp: up } : {}), ...(down ? { scaleDown: down } : {}) };
+}
+
+/** DropRoundTripHorizontalPodAutoscalerAnnotations: all of them go when any is there; an emptied map goes too. */
+function dropRoundTripAnnotations(meta: NonNullable<KubeObject['metadata']>): NonNullable<KubeObject['metadata']> {
+  const annotations = meta.annotations;
+  if (!annotations || !roundTripAnnotations.some((k) => k in annotations)) return meta;
+  const kept = { ...annotations };
+  for (const k of roundTripAnnotations) delete kept[k];
+  const next = { ...meta };
+  if (Object.keys(kept).length > 0) next.annotations = kept;
+  else delete next.annotations;
+  return next;
+}
+
 /** Convert_autoscaling_HorizontalPodAutoscaler_To_v1_HorizontalPodAutoscaler (the v2 object is the internal one). */
 export function hpaV2ToV1(v2: KubeObject): KubeObject {
   const { spec: rawSpec, status: rawStatus, ...rest } = structuredClone(v2) as KubeObject & { spec?: Obj; status?: Obj };
   const spec = rawSpec ?? {};
   const out: KubeObject = { ...rest, apiVersion: 'autoscaling/v1' };
+  if (out.metadata) out.metadata = dropRoundTripAnnotations(out.metadata);
   const metrics = Array.isArray(spec['metrics']) ? (spec['metrics'] as Obj[]).filter(isObj) : [];
   const v1Spec: Obj = { scaleTargetRef: spec['scaleTargetRef'] ?? { kind: '', name: '' } };
   if (present(spec['minReplicas'])) v1Spec['minReplicas'] = spec['minReplicas'];
@@ -214,11 +290,13 @@ export function hpaV2ToV1(v2: KubeObject): KubeObject {
   const status = rawStatus;
   const currentMetrics = status && Array.isArray(status['currentMetrics']) ? (status['currentMetrics'] as Obj[]).filter(isObj) : [];
   const conditions = status && Array.isArray(status['conditions']) ? (status['conditions'] as Obj[]).filter(isObj) : [];
-  if (others.length > 0 || currentMetrics.length > 0 || conditions.length > 0) {
+  const behavior = isObj(spec['behavior']) ? (spec['behavior'] as Obj) : undefined;
+  if (others.length > 0 || currentMetrics.length > 0 || conditions.length > 0 || behavior) {
     const meta = (out.metadata ?? {}) as NonNullable<KubeObject['metadata']>;
     const annotations = { ...(meta.annotations ?? {}) };
     if (others.length > 0) annotations[metricSpecsAnnotation] = JSON.stringify(others);
     if (currentMetrics.length > 0) annotations[metricStatusesAnnotation] = JSON.stringify(currentMetrics.map(v2StatusToV1));
+    if (behavior) annotations[behaviorSpecsAnnotation] = behaviorToGoJson(behavior);
     if (conditions.length > 0) annotations[conditionsAnnotation] = JSON.stringify(conditions);
     out.metadata = { ...meta, annotations };
   }
@@ -257,9 +335,12 @@ export function hpaV1ToV2(v1: KubeObject): KubeObject {
     metrics = [...others.map(v1SpecToV2), ...metrics];
     delete annotations[metricSpecsAnnotation];
   }
+  const behaviorRaw = annotations[behaviorSpecsAnnotation];
+  const behavior = behaviorRaw === undefined ? undefined : behaviorFromGoJson(behaviorRaw);
   // autoscaling/v1 formerly had an implicit default applied in the controller; the conversion makes it explicit
   if (metrics.length === 0) metrics = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: defaultCPUUtilization } } }];
   v2Spec['metrics'] = metrics;
+  if (behavior) v2Spec['behavior'] = behavior;
   out['spec'] = v2Spec;
 
   const status = rawStatus;
@@ -286,7 +367,9 @@ export function hpaV1ToV2(v1: KubeObject): KubeObject {
     delete annotations[conditionsAnnotation];
   }
   if (status || Object.keys(v2Status).length > 0) out['status'] = { desiredReplicas: 0, ...v2Status };
+  // drop round-tripping annotations after converting (the ones read above and any other)
   if (meta.annotations !== undefined) {
+    for (const k of roundTripAnnotations) delete annotations[k];
     const next = { ...meta };
     if (Object.keys(annotations).length > 0) next.annotations = annotations;
     else delete next.annotations;
