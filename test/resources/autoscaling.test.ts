@@ -161,6 +161,11 @@ describe('autoscaling/v1 ⇄ v2 round trips', () => {
     expect(v1Status.status).toBe(200);
     const v2 = (await env.server.request(`${v2Path}/with-status`)).json<{ status: Obj }>();
     expect(v2.status).toEqual({ ...status, desiredReplicas: 2 });
+    const negative = await env.server.request(`${v2Path}/with-status/status`, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: { status: { desiredReplicas: -1 } } });
+    expect([negative.status, negative.json<{ message: string }>().message]).toEqual([
+      422,
+      'HorizontalPodAutoscaler.autoscaling "with-status" is invalid: status.desiredReplicas: Invalid value: -1: must be greater than or equal to 0',
+    ]);
   });
 });
 

@@ -153,6 +153,8 @@ describe('the job strategy', () => {
     // status goes through /status only; generation counts spec changes
     const status = await env.server.request(`${jobsPath}/immutable/status`, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: { status: { active: 1 } } });
     expect([status.status, status.json<{ status: Obj; metadata: { generation: number } }>().status, status.json<{ metadata: { generation: number } }>().metadata.generation]).toEqual([200, { active: 1 }, 1]);
+    const negative = await env.server.request(`${jobsPath}/immutable/status`, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: { status: { failed: -1 } } });
+    expect([negative.status, negative.json<{ message: string }>().message]).toEqual([422, 'Job.batch "immutable" is invalid: status.failed: Invalid value: -1: must be greater than or equal to 0']);
     const suspend = await env.server.request(`${jobsPath}/immutable`, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: { spec: { suspend: true }, status: { active: 7 } } });
     expect([suspend.status, suspend.json<{ status: Obj }>().status, suspend.json<{ metadata: { generation: number } }>().metadata.generation]).toEqual([200, { active: 1 }, 2]);
   });
@@ -174,6 +176,12 @@ describe('the job strategy', () => {
     expect(String(res.headers['warning'])).toBe(
       `299 - "metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [must not contain dots]"`,
     );
+  });
+
+  it('refuses an Indexed job whose last pod name would be no DNS label', async () => {
+    const name = 'x'.repeat(62);
+    const res = await env.server.request(jobsPath, { method: 'POST', body: { apiVersion: 'batch/v1', kind: 'Job', metadata: { name }, spec: { completionMode: 'Indexed', completions: 10, template: podTemplate('Never') } } });
+    expect([res.status, res.json<{ message: string }>().message]).toEqual([422, `Job.batch "${name}" is invalid: metadata.name: Invalid value: "${name}": will not able to create pod with invalid DNS label: ${name}-9`]);
   });
 
   it('refuses a cronjob name longer than 52 characters (the controller appends 11)', async () => {

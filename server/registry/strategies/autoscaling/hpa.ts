@@ -145,10 +145,21 @@ export function validateHpaV2(obj: KubeObject, minReplicasLowerBound: number): F
 /** HPAScaleToZero is alpha (off): minReplicas 0 is kept only on objects that already had it. */
 const lowerBoundFor = (old: KubeObject | undefined): number => (old && ((old['spec'] ?? {}) as Obj)['minReplicas'] === 0 ? 0 : 1);
 
+/** ValidateHorizontalPodAutoscalerStatusUpdate: the replica counts are never negative (only /status changes them). */
+function validateHpaStatus(obj: KubeObject): FieldError[] {
+  const status = (obj['status'] ?? {}) as Obj;
+  const errs: FieldError[] = [];
+  for (const key of ['currentReplicas', 'desiredReplicas']) {
+    const v = status[key];
+    if (typeof v === 'number' && v < 0) errs.push(fieldErrors.invalid(FieldPath.root('status', key), v, 'must be greater than or equal to 0'));
+  }
+  return errs;
+}
+
 export const hpaV2Strategy: Strategy = {
   applyDefaults: defaultHpaV2,
   validate: (obj) => validateHpaV2(obj, 1),
-  validateUpdate: (obj, old) => validateHpaV2(obj, lowerBoundFor(old)),
+  validateUpdate: (obj, old) => validateHpaV2(obj, lowerBoundFor(old)).concat(validateHpaStatus(obj)),
 };
 
 // autoscaling/v1: defaulted as v1, validated through its conversion to the v2 shape.
@@ -170,5 +181,5 @@ export const hpaV1Strategy: Strategy = {
     setDefault(status, 'desiredReplicas', 0);
   },
   validate: (obj) => validateHpaV2(hpaV1ToV2(obj), 1),
-  validateUpdate: (obj, old) => validateHpaV2(hpaV1ToV2(obj), lowerBoundFor(old)),
+  validateUpdate: (obj, old) => validateHpaV2(hpaV1ToV2(obj), lowerBoundFor(old)).concat(validateHpaStatus(obj)),
 };

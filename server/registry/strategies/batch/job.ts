@@ -151,10 +151,42 @@ function validateJob(job: KubeObject, requirePrefixedLabels: boolean): FieldErro
   }
   const path = FieldPath.root('spec');
   errs.push(...validateJobSpecCommon(spec, path));
+  // an Indexed job's pods are named <job>-<index>: the last one must still be a DNS label
+  const completions = spec['completions'];
+  if (spec['completionMode'] === 'Indexed' && typeof completions === 'number' && completions > 0) {
+    const hostname = `${String(meta['name'] ?? '')}-${completions - 1}`;
+    if (isDNS1123Label(hostname).length > 0) errs.push(fieldErrors.invalid(FieldPath.root('metadata', 'name'), String(meta['name'] ?? ''), `will not able to create pod with invalid DNS label: ${hostname}`));
+  }
   if (!selector) errs.push(fieldErrors.required(path.child('selector')));
   else {
     errs.push(...validateLabelSelector(selector, path.child('selector')));
     if (!labelSelectorMatches(selector, labels)) errs.push(fieldErrors.invalid(path.child('template', 'metadata', 'labels'), new GoStructValue(goStringMap(labels)), '`selector` does not match template `labels`'));
+  }
+  return errs;
+}
+
+/** The counters of validateJobStatus that may never be negative, and the uncounted pods' uniqueness. */
+function validateJobStatus(statusValue: unknown): FieldError[] {
+  const status = (statusValue ?? {}) as Obj;
+  const path = FieldPath.root('status');
+  const errs: FieldError[] = [];
+  for (const key of ['active', 'succeeded', 'failed', 'ready', 'terminating']) {
+    const v = status[key];
+    if (typeof v === 'number' && v < 0) errs.push(fieldErrors.invalid(path.child(key), v, 'must be greater than or equal to 0'));
+  }
+  const uncounted = status['uncountedTerminatedPods'];
+  if (uncounted && typeof uncounted === 'object') {
+    const seen = new Set<string>();
+    for (const key of ['succeeded', 'failed']) {
+      const list = (uncounted as Obj)[key];
+      if (!Array.isArray(list)) continue;
+      list.forEach((uid, i) => {
+        const p = path.child('uncountedTerminatedPods', key).index(i);
+        if (uid === '') errs.push(fieldErrors.invalid(p, uid, 'must not be empty'));
+        else if (seen.has(String(uid))) errs.push(fieldErrors.duplicate(p, uid));
+        else seen.add(String(uid));
+      });
+    }
   }
   return errs;
 }
@@ -246,6 +278,7 @@ export const jobStrategy: Strategy = {
     // kube requires the prefixed labels on update only from jobs that had them
     const oldLabels = templateLabels((old['spec'] ?? {}) as Obj);
     const requirePrefixed = jobNameLabel in oldLabels && controllerUidLabel in oldLabels;
-    return validateJob(obj, requirePrefixed).concat(validateJobUpdate(obj, old));
+    // the status part only fails on /status writes: a spec write keeps the stored status
+    return validateJob(obj, requirePrefixed).concat(validateJobUpdate(obj, old), validateJobStatus(obj['status']));
   },
 };
