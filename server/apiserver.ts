@@ -50,6 +50,7 @@ import type { Logger } from './log.js';
 import { newApiserverMetrics, type ApiserverMetrics } from './metrics/registry.js';
 import { newWatchMetrics } from './metrics/watch.js';
 import { builtinResourcesFor } from './registry/catalogue/index.js';
+import { convertHpa } from './registry/strategies/autoscaling/hpa-conversion.js';
 import { newRequestContext } from './registry/request-context.js';
 import { ResourceIndex } from './registry/resource-index.js';
 import { gvrKey, type ResourceInfo } from './registry/resource.js';
@@ -228,7 +229,8 @@ export class ApiServer {
       },
       excludeVirtualResources: () => config.featureGates.enabled('ExcludeAdmissionWebhookVirtualResources'),
       converterFor: (resource) => {
-        // custom resources are the only objects served at several versions that can be converted here
+        // built-in resources served at several versions: horizontalpodautoscalers (autoscaling/v2 and v1)
+        if (resource.group === 'autoscaling' && resource.resource === 'horizontalpodautoscalers') return (obj, to) => Promise.resolve(convertHpa(obj, to.version));
         const converter = this.crds?.converterFor(resource.group, resource.resource);
         if (!converter) return undefined;
         return async (obj, to) => (to.group === resource.group ? (await converter.convert([obj], apiVersionOf(to.group, to.version)))[0]! : obj);

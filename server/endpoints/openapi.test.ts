@@ -56,7 +56,25 @@ describe('/openapi/v3 root', () => {
   it('lists one document per served group version, each URL pinned to the sha512 of the document it serves', async () => {
     const app = appFor(builtinIndex());
     const root = (await request(app).get('/openapi/v3').expect(200).expect('Content-Type', 'application/json')).body as OpenAPIV3Root;
-    expect(Object.keys(root.paths).sort()).toEqual(['api/v1', 'apis/admissionregistration.k8s.io/v1', 'apis/apiextensions.k8s.io/v1', 'apis/apps/v1', 'apis/authentication.k8s.io/v1', 'apis/authorization.k8s.io/v1', 'apis/coordination.k8s.io/v1', 'apis/discovery.k8s.io/v1', 'apis/events.k8s.io/v1', 'apis/networking.k8s.io/v1', 'apis/node.k8s.io/v1', 'apis/rbac.authorization.k8s.io/v1', 'apis/scheduling.k8s.io/v1']);
+    expect(Object.keys(root.paths).sort()).toEqual([
+      'api/v1',
+      'apis/admissionregistration.k8s.io/v1',
+      'apis/apiextensions.k8s.io/v1',
+      'apis/apps/v1',
+      'apis/authentication.k8s.io/v1',
+      'apis/authorization.k8s.io/v1',
+      'apis/autoscaling/v1',
+      'apis/autoscaling/v2',
+      'apis/batch/v1',
+      'apis/coordination.k8s.io/v1',
+      'apis/discovery.k8s.io/v1',
+      'apis/events.k8s.io/v1',
+      'apis/networking.k8s.io/v1',
+      'apis/node.k8s.io/v1',
+      'apis/policy/v1',
+      'apis/rbac.authorization.k8s.io/v1',
+      'apis/scheduling.k8s.io/v1',
+    ]);
     for (const [key, { serverRelativeURL }] of Object.entries(root.paths)) {
       expect(serverRelativeURL).toMatch(new RegExp(`^/openapi/v3/${key.replace(/\./g, '\\.')}\\?hash=[0-9A-F]{128}$`));
       const doc = await request(app).get(serverRelativeURL).set('Accept', 'application/json').expect(200);

@@ -53,6 +53,11 @@ const fixtures: Record<string, (name: string) => Obj> = {
   'apps/statefulsets': () => ({ spec: { selector: { matchLabels: { app: 'r' } }, template: { metadata: { labels: { app: 'r' } }, spec: { containers } } } }),
   'apps/daemonsets': () => ({ spec: { selector: { matchLabels: { app: 'r' } }, template: { metadata: { labels: { app: 'r' } }, spec: { containers } } } }),
   'apps/controllerrevisions': () => ({ data: { a: 'b' }, revision: 1 }),
+  // batch/v1, autoscaling/v2+v1 (one fixture fits both versions), policy/v1
+  'batch/jobs': () => ({ spec: { template: { spec: { restartPolicy: 'Never', containers } } } }),
+  'batch/cronjobs': () => ({ spec: { schedule: '@hourly', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers } } } } } }),
+  'autoscaling/horizontalpodautoscalers': () => ({ spec: { scaleTargetRef: { kind: 'Deployment', name: 'r' }, maxReplicas: 2 } }),
+  'policy/poddisruptionbudgets': () => ({ spec: { minAvailable: 1, selector: { matchLabels: { app: 'r' } } } }),
   'admissionregistration.k8s.io/validatingwebhookconfigurations': () => ({}),
   'admissionregistration.k8s.io/mutatingwebhookconfigurations': () => ({}),
   'admissionregistration.k8s.io/validatingadmissionpolicies': () => ({ spec: { matchConstraints: matchConfigMaps, validations: [{ expression: 'true' }] } }),

@@ -7,7 +7,8 @@
 // used (generic.ShouldCallHook builds the invocation from the equivalent resource; request.CreateAdmissionReview
 // fills requestKind/requestResource from the attributes).
 //
-// Built-in resources are served at one version each and have no converters here: a webhook matched through an
+// Built-in resources are served at one version each but horizontalpodautoscalers (autoscaling/v2 and v1, one
+// store, converted both ways like kube's scheme does). For the others a webhook matched through an
 // equivalent built-in resource is told the matched `resource`/`kind` (as kube tells it) but receives the object in
 // the served version, unconverted (for the deployments below, an apps/v1 object under an `extensions/v1beta1` or
 // `apps/v1beta1|v1beta2` kind). A CRD's served versions are registered at runtime (registerDynamicEquivalences), and
@@ -71,7 +72,8 @@ const deployment = (group: string, version: string, scale: GroupVersionKind): Eq
   servedAt(group, version, 'deployments', 'Deployment', { status: { group, version, kind: 'Deployment' }, scale });
 
 /**
- * The equivalences this apiserver knows. Only deployments have any: apps/v1 deployments (the version served
+ * The equivalences this apiserver knows. Horizontalpodautoscalers, served at autoscaling/v2 and v1 (below), and
+ * deployments: apps/v1 deployments (the version served
  * here), and the versions kube-apiserver served the same objects at until 1.16 — extensions/v1beta1,
  * apps/v1beta2 and apps/v1beta1 — with their own Deployment and Scale kinds (apps/v1 scale is autoscaling/v1
  * Scale). A current kube-apiserver no longer serves those versions, so there a rule naming them matches
@@ -86,6 +88,11 @@ export const defaultEquivalenceClasses: readonly EquivalenceClass[] = Object.fre
     ...deployment('apps', 'v1', { group: 'autoscaling', version: 'v1', kind: 'Scale' }),
     ...deployment('apps', 'v1beta2', { group: 'apps', version: 'v1beta2', kind: 'Scale' }),
     ...deployment('apps', 'v1beta1', { group: 'apps', version: 'v1beta1', kind: 'Scale' }),
+  ]),
+  // autoscaling horizontalpodautoscalers: served at v2 and v1 from one store (v2 registered first, by priority)
+  Object.freeze([
+    ...servedAt('autoscaling', 'v2', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler', { status: { group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler' } }),
+    ...servedAt('autoscaling', 'v1', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler', { status: { group: 'autoscaling', version: 'v1', kind: 'HorizontalPodAutoscaler' } }),
   ]),
 ]);
 

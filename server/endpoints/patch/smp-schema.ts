@@ -116,6 +116,8 @@ export const strategicMergeSchemas: Readonly<Record<string, StructSchema>> = Obj
   },
   // autoscaling/v1 Scale, the /scale subresource
   'autoscaling/Scale': metaOnly,
+  // autoscaling/v2 HorizontalPodAutoscaler: status.conditions merge by type (v1 has no conditions field)
+  'autoscaling/HorizontalPodAutoscaler': { metadata: nested(() => objectMeta), status: nested(() => conditionsStatus) },
   // admissionregistration.k8s.io
   'admissionregistration.k8s.io/ValidatingWebhookConfiguration': webhookConfiguration,
   'admissionregistration.k8s.io/MutatingWebhookConfiguration': webhookConfiguration,

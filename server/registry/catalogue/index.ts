@@ -7,8 +7,11 @@ import type { WebhookConfigurationStrategyOptions } from '../strategies/admissio
 import { customResourceDefinitionResource } from '../../apiextensions/crd-resource.js';
 import { admissionregistrationEntries } from './admissionregistration.js';
 import { appsEntries } from './apps.js';
+import { autoscalingEntries } from './autoscaling.js';
+import { batchEntries } from './batch.js';
 import { coreEntries } from './core.js';
 import { age, type Entry } from './entry.js';
+import { policyEntries } from './policy.js';
 import { reviewEntries } from './reviews.js';
 // issue #15 networking, rbac, scheduling, coordination, discovery, events, node
 import { coordinationEntries } from './coordination.js';
@@ -20,9 +23,20 @@ import { rbacEntries } from './rbac.js';
 import { schedulingEntries } from './scheduling.js';
 
 const entries: readonly Entry[] = [
-  ...coreEntries, ...appsEntries, ...admissionregistrationEntries, ...reviewEntries,
-  // issue #15 networking, rbac, scheduling, coordination, discovery, events, node
-  ...networkingEntries, ...rbacEntries, ...schedulingEntries, ...coordinationEntries, ...discoveryEntries, ...eventsEntries, ...nodeEntries,
+  ...coreEntries,
+  ...appsEntries,
+  ...admissionregistrationEntries,
+  ...reviewEntries,
+  ...batchEntries,
+  ...autoscalingEntries,
+  ...policyEntries,
+  ...networkingEntries,
+  ...rbacEntries,
+  ...schedulingEntries,
+  ...coordinationEntries,
+  ...discoveryEntries,
+  ...eventsEntries,
+  ...nodeEntries,
 ];
 
 function complete(e: Entry, strategies: Record<string, Strategy>): ResourceInfo {

@@ -168,6 +168,13 @@ const supportedByKind: Record<string, readonly string[]> = {
   '/Namespace': ['status.phase', 'metadata.name'],
   '/Secret': ['type', ...metaFields],
   '/Service': [...metaFields, 'spec.clusterIP', 'spec.type'],
+  // pkg/apis/batch/v1/conversion.go
+  'batch/Job': [...metaFields, 'status.successful'],
+};
+
+// Kinds whose conversion func words its refusal in its own way (pkg/apis/<group>/v1/conversion.go).
+const unsupportedMessageByKind: Record<string, (label: string) => string> = {
+  'batch/Job': (label) => `field label ${JSON.stringify(label)} not supported for batchv1.Job`,
 };
 
 // "spec.host" is what v1 clients from before spec.nodeName send; kube renames it.
@@ -199,7 +206,7 @@ export function convertFieldSelector(target: Pick<FieldSelectorTarget, 'group' |
       continue;
     }
     if (own) {
-      if (!own.includes(r.field)) return { ok: false, message: `field label not supported: ${r.field}` };
+      if (!own.includes(r.field)) return { ok: false, message: hasOwn(unsupportedMessageByKind, key) ? unsupportedMessageByKind[key]!(r.field) : `field label not supported: ${r.field}` };
     } else if (!metaFields.includes(r.field)) {
       return { ok: false, message: `${JSON.stringify(r.field)} is not a known field selector: only "metadata.name", "metadata.namespace"` };
     }
@@ -241,6 +248,8 @@ export function fieldsOf(target: FieldSelectorTarget, obj: KubeObject): Record<s
     'metadata.name': str(obj.metadata?.name),
     'metadata.namespace': target.namespaced ? str(obj.metadata?.namespace) : '',
   };
+  // registry/batch/job JobToSelectableFields: status.successful is strconv.Itoa(status.succeeded)
+  if (target.group === 'batch' && target.kind === 'Job') fields['status.successful'] = str(at(obj, 'status', 'succeeded') ?? 0);
   if (target.group !== '') return fields;
   switch (target.kind) {
     case 'Pod': {

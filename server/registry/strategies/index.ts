@@ -2,6 +2,8 @@
 import type { Strategy } from '../resource.js';
 import { mutatingWebhookConfigurationStrategyWith, validatingWebhookConfigurationStrategyWith, type WebhookConfigurationStrategyOptions } from './admissionregistration.js';
 import { appsStrategies } from './apps/index.js';
+import { autoscalingStrategies } from './autoscaling/index.js';
+import { batchStrategies } from './batch/index.js';
 import { coreStrategies } from './core/index.js';
 import { policyStrategiesFor, type PolicyStrategyOptions } from './policies.js';
 // issue #15 networking, rbac, scheduling, coordination, discovery, events, node
@@ -12,6 +14,7 @@ import { networkingStrategies } from './networking/index.js';
 import { nodeStrategies } from './node/index.js';
 import { rbacStrategies } from './rbac/index.js';
 import { schedulingStrategies } from './scheduling/index.js';
+import { policyStrategies } from './policy/index.js';
 
 /** Strategies whose rules depend on feature gates (warnings, reserved names) are built for the server's gates. */
 export function strategiesFor(gates: WebhookConfigurationStrategyOptions & PolicyStrategyOptions = {}): Record<string, Strategy> {
@@ -39,4 +42,8 @@ const strategies: Record<string, Strategy> = {
   ...discoveryStrategies,
   ...eventsStrategies,
   ...nodeStrategies,
+  // batch/v1, autoscaling/v2+v1, policy/v1
+  ...batchStrategies,
+  ...autoscalingStrategies,
+  ...policyStrategies,
 };
