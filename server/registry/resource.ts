@@ -51,6 +51,11 @@ export interface Strategy {
   prepare?(): Promise<void>;
   /** Defaulting applied before admission validation and storage (the registry's defaulters). */
   applyDefaults?(obj: KubeObject): void;
+  /**
+   * The resource keeps the status a create sends (kube's node strategy: "Nodes allow *all* fields, including
+   * status, to be set on create"); otherwise a create's status is reset, as most strategies' PrepareForCreate do.
+   */
+  statusOnCreate?: boolean;
   /** Resource-specific create validation (metadata is validated generically). */
   validate?(obj: KubeObject): FieldError[];
   /** Resource-specific update validation, including immutable fields. */

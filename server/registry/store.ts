@@ -307,7 +307,7 @@ export class ResourceStore {
     delete meta.selfLink;
     if (this.info.hasGeneration) meta.generation = 1;
     else delete meta.generation;
-    if (this.info.hasStatus) delete obj.status;
+    if (this.info.hasStatus && !this.info.strategy.statusOnCreate) delete obj.status;
     this.info.strategy.applyDefaults?.(obj);
   }
 
