@@ -56,6 +56,11 @@ export interface Strategy {
    * status, to be set on create"); otherwise a create's status is reset, as most strategies' PrepareForCreate do.
    */
   statusOnCreate?: boolean;
+  /**
+   * The status strategy's PrepareForUpdate beyond "status only": runs on /status writes after defaulting, with the
+   * stored object (kube's PV status strategy stamps status.lastPhaseTransitionTime when the phase changes).
+   */
+  prepareStatusUpdate?(obj: KubeObject, old: KubeObject): void;
   /** Resource-specific create validation (metadata is validated generically). */
   validate?(obj: KubeObject): FieldError[];
   /** Resource-specific update validation, including immutable fields. */

@@ -465,6 +465,7 @@ export class ResourceStore {
       meta.generation = jsonEqual(this.generationPart(next), this.generationPart(old)) ? gen : gen + 1;
     } else delete meta.generation;
     this.info.strategy.applyDefaults?.(next);
+    if (subresource === 'status') this.info.strategy.prepareStatusUpdate?.(next, old);
     return next;
   }
 

@@ -283,6 +283,23 @@ describe('core/v1 strategies through the API', () => {
     expect(table.stdout).toMatch(/^NAME\s+CAPACITY\s+ACCESS MODES\s+RECLAIM POLICY\s+STATUS\s+CLAIM\s+STORAGECLASS\s+VOLUMEATTRIBUTESCLASS\s+REASON\s+AGE\npv-src\s+1Gi\s+RWO\s+Retain\s+Pending\s+<unset>\s+/);
   });
 
+  it('stamps a persistent volume\'s lastPhaseTransitionTime on create and when a /status write changes the phase', async () => {
+    const pv = await created('/api/v1/persistentvolumes', { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv-phase' }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], nfs: { server: 'nfs', path: '/x' } } });
+    const createdAt = (pv['status'] as Obj)['lastPhaseTransitionTime'];
+    expect(createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    // same phase, no time sent: the stored time stays
+    const same = await req('/api/v1/persistentvolumes/pv-phase/status', 'PUT', { ...pv, status: { phase: 'Pending' } });
+    expect((same.json<Obj>()['status'] as Obj)['lastPhaseTransitionTime']).toBe(createdAt);
+    // a time the client sets with the phase change is kept
+    const released = await req('/api/v1/persistentvolumes/pv-phase/status', 'PATCH', { status: { phase: 'Released', lastPhaseTransitionTime: '2020-01-01T00:00:00Z' } }, mergePatch);
+    expect((released.json<Obj>()['status'] as Obj)['lastPhaseTransitionTime']).toBe('2020-01-01T00:00:00Z');
+    // a new phase with the stored time sent back (the merge patch keeps it): stamped now
+    const available = await req('/api/v1/persistentvolumes/pv-phase/status', 'PATCH', { status: { phase: 'Available' } }, mergePatch);
+    const availableStatus = available.json<Obj>()['status'] as Obj;
+    expect(availableStatus['phase']).toBe('Available');
+    expect(Date.parse(String(availableStatus['lastPhaseTransitionTime']))).toBeGreaterThanOrEqual(Date.parse(String(createdAt)));
+  });
+
   it('defaults a replication controller\'s labels from its template and bumps generation on spec changes only', async () => {
     const rc = await created(`${nsPath}/replicationcontrollers`, { apiVersion: 'v1', kind: 'ReplicationController', metadata: { name: 'rc-gen' }, spec: { template: template({ app: 'gen' }) } });
     expect((rc['metadata'] as Obj)['labels']).toEqual({ app: 'gen' });

@@ -99,11 +99,25 @@ export const persistentVolumeStrategy: Strategy = {
     setDefault(spec, 'volumeMode', 'Filesystem');
     const hostPath = spec['hostPath'];
     if (hostPath && typeof hostPath === 'object') setDefault(hostPath as Obj, 'type', '');
+    // A create arrives without status (the store resets it): PrepareForCreate makes it Pending since now. Otherwise
+    // SetDefaults_PersistentVolume only defaults the phase; a /status write's time is prepareStatusUpdate's.
+    const creating = obj['status'] === undefined;
     const status = objAt(obj as Obj, 'status');
-    // PrepareForCreate: a new volume is Pending since now
-    if (status['phase'] === undefined || status['phase'] === '') {
-      status['phase'] = 'Pending';
-      setDefault(status, 'lastPhaseTransitionTime', nowRFC3339());
+    if (status['phase'] === undefined || status['phase'] === '') status['phase'] = 'Pending';
+    if (creating) status['lastPhaseTransitionTime'] = nowRFC3339();
+  },
+  prepareStatusUpdate(obj, old) {
+    const status = objAt(obj as Obj, 'status');
+    const oldStatus = (old['status'] ?? {}) as Obj;
+    const stamp = status['lastPhaseTransitionTime'];
+    if (status['phase'] === oldStatus['phase']) {
+      // phase unchanged: the existing time stays unless the client set one
+      if (stamp === undefined || stamp === null) {
+        if (oldStatus['lastPhaseTransitionTime'] === undefined) delete status['lastPhaseTransitionTime'];
+        else status['lastPhaseTransitionTime'] = oldStatus['lastPhaseTransitionTime'];
+      }
+    } else if (stamp === undefined || stamp === null || stamp === oldStatus['lastPhaseTransitionTime']) {
+      status['lastPhaseTransitionTime'] = nowRFC3339();
     }
   },
   validate: validatePersistentVolume,
