@@ -112,6 +112,11 @@ export interface ResourceInfo {
   /** the top-level field that only the status subresource may change */
   hasStatus: boolean;
   printerColumns: PrinterColumn[];
+  /**
+   * kube's warning for a deprecated API (apiserver's deprecation.WarningMessage), sent on every request to the
+   * resource: "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice".
+   */
+  deprecationWarning?: string;
   strategy: Strategy;
   /** set for virtual resources: answered by the server, never stored */
   virtual?: 'authentication' | 'authorization';

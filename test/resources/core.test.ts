@@ -102,6 +102,7 @@ const walks: ResourceWalk[] = [
     group: '', version: 'v1', resource: 'endpoints', kind: 'Endpoints', namespaced: true,
     object: () => ({ subsets: [{ addresses: [{ ip: '10.1.2.3' }], ports: [{ port: 80 }] }] }),
     defaulted: [{ path: 'subsets.0.ports.0.protocol', value: 'TCP' }],
+    warning: 'v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice',
     invalid: [
       {
         name: 'loopback address',
@@ -359,6 +360,7 @@ describe('core/v1 strategies through the API', () => {
       subsets: [{ addresses: [{ ip: '10.0.0.1' }, { ip: '10.0.0.2' }, { ip: '10.0.0.3' }, { ip: '10.0.0.4' }], ports: [{ port: 80 }] }],
     });
     const ep = await kubectl(env.server.kubeconfigPath, ['get', 'ep', 'ep-print', '-n', ns]);
+    expect(ep.stderr).toBe('Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice\n');
     expect(ep.stdout).toMatch(/^NAME\s+ENDPOINTS\s+AGE\nep-print\s+10\.0\.0\.1:80,10\.0\.0\.2:80,10\.0\.0\.3:80 \+ 1 more\.\.\.\s+/);
     const lr = await created(`${nsPath}/limitranges`, { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'lr-print' }, spec: { limits: [{ type: 'Pod', max: { cpu: '1' } }] } });
     const limits = await kubectl(env.server.kubeconfigPath, ['get', 'limits', 'lr-print', '-n', ns]);
@@ -366,6 +368,16 @@ describe('core/v1 strategies through the API', () => {
     await created(`${nsPath}/podtemplates`, { apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: 'pt-print' }, template: template({ b: '2', a: '1' }) });
     const pt = await kubectl(env.server.kubeconfigPath, ['get', 'podtemplates', 'pt-print', '-n', ns]);
     expect(pt.stdout).toMatch(/^NAME\s+CONTAINERS\s+IMAGES\s+POD LABELS\npt-print\s+c\s+nginx:1\.27\s+a=1,b=2\n$/);
+  });
+
+  it('warns of the v1 Endpoints deprecation on every request, errors included, and on no other resource', async () => {
+    const warning = '299 - "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice"';
+    const list = await req(`${nsPath}/endpoints`, 'GET');
+    const missing = await req(`${nsPath}/endpoints/nope`, 'GET');
+    const pods = await req(`${nsPath}/pods`, 'GET');
+    expect([list.status, list.headers['warning']]).toEqual([200, warning]);
+    expect([missing.status, missing.headers['warning']]).toEqual([404, warning]);
+    expect([pods.status, pods.headers['warning']]).toEqual([200, undefined]);
   });
 
   it('serves the short names and the `all` category as discovery', async () => {

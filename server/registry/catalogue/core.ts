@@ -107,7 +107,12 @@ export const coreEntries: Entry[] = [
       { name: 'VolumeMode', type: 'string', priority: 1, compute: pvc.volumeMode },
     ],
   },
-  { group: '', version: 'v1', resource: 'endpoints', kind: 'Endpoints', namespaced: true, shortNames: ['ep'], singular: 'endpoints', printerColumns: [{ name: 'Endpoints', type: 'string', compute: endpointsCell }, age] },
+  {
+    group: '', version: 'v1', resource: 'endpoints', kind: 'Endpoints', namespaced: true, shortNames: ['ep'], singular: 'endpoints',
+    // +k8s:prerelease-lifecycle-gen:deprecated=1.33, replaced by EndpointSlice (KEP-4974)
+    deprecationWarning: 'v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice',
+    printerColumns: [{ name: 'Endpoints', type: 'string', compute: endpointsCell }, age],
+  },
   {
     group: '', version: 'v1', resource: 'limitranges', kind: 'LimitRange', namespaced: true, shortNames: ['limits'],
     // kube prints the creation time itself (RFC 3339), not an age
