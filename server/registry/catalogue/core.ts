@@ -79,7 +79,7 @@ export const coreEntries: Entry[] = [
   },
   {
     group: '', version: 'v1', resource: 'persistentvolumes', kind: 'PersistentVolume', namespaced: false, shortNames: ['pv'],
-    subresources: { status: true }, nameRule: 'PathSegment', hasStatus: true,
+    subresources: { status: true }, hasStatus: true,
     printerColumns: [
       { name: 'Capacity', type: 'string', compute: pv.capacity },
       { name: 'Access Modes', type: 'string', compute: pv.accessModes },
@@ -95,7 +95,7 @@ export const coreEntries: Entry[] = [
   },
   {
     group: '', version: 'v1', resource: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', namespaced: true, shortNames: ['pvc'],
-    subresources: { status: true }, nameRule: 'PathSegment', hasStatus: true,
+    subresources: { status: true }, hasStatus: true,
     printerColumns: [
       { name: 'Status', type: 'string', compute: pvc.status },
       { name: 'Volume', type: 'string', compute: pvc.volume },

@@ -36,6 +36,15 @@ describe('nodes', () => {
   });
 });
 
+describe('node updates', () => {
+  it('refuses a duplicate status address, printed as kube prints the struct', () => {
+    const addresses = [{ type: 'InternalIP', address: '10.0.0.1' }, { type: 'InternalIP', address: '10.0.0.1' }];
+    expect(messages(nodeStrategy.validateUpdate!(obj({ status: { addresses } }), obj({})))).toEqual([
+      'status.addresses[1]: Duplicate value: core.NodeAddress{Type:"InternalIP", Address:"10.0.0.1"}',
+    ]);
+  });
+});
+
 describe('endpoints', () => {
   it.each([
     ['0.0.0.0', 'may not be unspecified (0.0.0.0)'],
@@ -109,6 +118,14 @@ describe('replication controllers', () => {
     const rc = obj({ metadata: { labels: { own: 'x' } }, spec: { selector: { app: 'a' }, template: { metadata: { labels: { app: 'a', v: '1' } }, spec: { containers: [] } } } });
     replicationControllerStrategy.applyDefaults!(rc);
     expect([rc.metadata?.labels, (rc['spec'] as Record<string, unknown>)['selector']]).toEqual([{ own: 'x' }, { app: 'a' }]);
+  });
+  it('refuses status counts above status.replicas on update', () => {
+    const spec = { selector: { app: 'a' }, template: { metadata: { labels: { app: 'a' } }, spec: { restartPolicy: 'Always', containers: [{ name: 'c', image: 'i' }] } } };
+    const errs = replicationControllerStrategy.validateUpdate!(obj({ spec, status: { replicas: 1, readyReplicas: 2, availableReplicas: 2 } }), obj({ spec }));
+    expect(messages(errs)).toEqual([
+      'status.readyReplicas: Invalid value: 2: cannot be greater than status.replicas',
+      'status.availableReplicas: Invalid value: 2: cannot be greater than status.replicas',
+    ]);
   });
   it('answers /scale with the selector of its label map', () => {
     const scale = toScale(obj({ metadata: { name: 'r' }, spec: { replicas: 2, selector: { b: '2', a: '1' } }, status: { replicas: 1 } }), { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.spec.selector' });

@@ -2,7 +2,7 @@
 // (pkg/apis/core/validation/validation.go). A create keeps the status it sends ("Nodes allow *all* fields, including
 // status, to be set on create"); spec.podCIDRs and spec.providerID may only go from unset to set.
 import { isIP } from 'node:net';
-import { fieldErrors, FieldPath, type FieldError } from '../../../api/field.js';
+import { fieldErrors, FieldPath, GoStructValue, type FieldError } from '../../../api/field.js';
 import type { KubeObject } from '../../../api/types.js';
 import type { Strategy } from '../../resource.js';
 import { isValidLabelValue } from '../../validation/name.js';
@@ -102,6 +102,13 @@ export const nodeStrategy: Strategy = {
       if (oldCidrs.length !== cidrs.length) errs.push(forbidden());
       else oldCidrs.forEach((c, i) => c !== cidrs[i] && errs.push(forbidden()));
     }
+    // no address twice in status.addresses (kube prints the core.NodeAddress struct)
+    const seen = new Set<string>();
+    listAt((obj['status'] ?? {}) as Obj, 'addresses').forEach((a, i) => {
+      const rendered = `core.NodeAddress{Type:${JSON.stringify(String(a['type'] ?? ''))}, Address:${JSON.stringify(String(a['address'] ?? ''))}}`;
+      if (seen.has(rendered)) errs.push(fieldErrors.duplicate(FieldPath.root('status', 'addresses').index(i), new GoStructValue(rendered)));
+      seen.add(rendered);
+    });
     const oldProvider = typeof oldSpec['providerID'] === 'string' ? oldSpec['providerID'] : '';
     if (oldProvider !== '' && oldProvider !== spec['providerID']) errs.push(fieldErrors.forbidden('spec.providerID', 'node updates may not change providerID except from "" to valid'));
     return errs;

@@ -51,6 +51,22 @@ function validateSpec(obj: Obj): FieldError[] {
   return errs;
 }
 
+/** ValidateReplicationControllerStatus: counts are non-negative and bounded by status.replicas (status writes). */
+function validateStatus(obj: Obj): FieldError[] {
+  const errs: FieldError[] = [];
+  const status = (obj['status'] ?? {}) as Obj;
+  const path = FieldPath.root('status');
+  const n = (f: string): number => (typeof status[f] === 'number' ? (status[f] as number) : 0);
+  for (const f of ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration']) {
+    if (n(f) < 0) errs.push(fieldErrors.invalid(path.child(f), n(f), 'must be greater than or equal to 0'));
+  }
+  for (const f of ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas']) {
+    if (n(f) > n('replicas')) errs.push(fieldErrors.invalid(path.child(f), n(f), 'cannot be greater than status.replicas'));
+  }
+  if (n('availableReplicas') > n('readyReplicas')) errs.push(fieldErrors.invalid(path.child('availableReplicas'), n('availableReplicas'), 'cannot be greater than readyReplicas'));
+  return errs;
+}
+
 export const replicationControllerStrategy: Strategy = {
   applyDefaults(obj) {
     const spec = objAt(obj as Obj, 'spec');
@@ -67,5 +83,5 @@ export const replicationControllerStrategy: Strategy = {
     setDefault(objAt(obj as Obj, 'status'), 'replicas', 0);
   },
   validate: (obj) => validateSpec(obj as Obj),
-  validateUpdate: (obj) => validateSpec(obj as Obj),
+  validateUpdate: (obj) => validateSpec(obj as Obj).concat(validateStatus(obj as Obj)),
 };
