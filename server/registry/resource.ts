@@ -66,6 +66,11 @@ export interface Strategy {
   /** Resource-specific update validation, including immutable fields. */
   validateUpdate?(obj: KubeObject, old: KubeObject): FieldError[];
   /**
+   * rest.BeforeCreate/BeforeUpdate's Canonicalize: normalizes a valid object before validating admission and
+   * storage (kube repacks Endpoints subsets).
+   */
+  canonicalize?(obj: KubeObject): void;
+  /**
    * When set, DELETE only marks the object (deletionTimestamp, then this hook, e.g. phase Terminating) and a
    * controller finishes the deletion once pendingFinalization says nothing is left (namespaces).
    */

@@ -334,6 +334,7 @@ export class ResourceStore {
     this.checkTypeMeta(obj);
     const errs = this.validateCreate(obj);
     if (errs.length) throw this.validationError(obj, errs);
+    this.info.strategy.canonicalize?.(obj);
     ctx.warnings.push(...(this.info.strategy.warningsOnCreate?.(obj) ?? []));
     await this.deps.admission.validate(this.attributes(ctx, 'CREATE', '', name, obj, undefined, options));
     if (ctx.dryRun) return obj;
@@ -399,6 +400,7 @@ export class ResourceStore {
         this.checkTypeMeta(next);
         const errs = validateObjectMetaUpdate(metaOf(next), metaOf(old)).concat(this.finalizerRules(next, old), this.info.strategy.validateUpdate?.(next, old) ?? []);
         if (errs.length) throw this.validationError(next, errs);
+        this.info.strategy.canonicalize?.(next);
         ctx.warnings.push(...(this.info.strategy.warningsOnUpdate?.(next, old) ?? []));
         await this.deps.admission.validate(
           view ? this.viewAttributes(ctx, view, name, view.from(next), view.from(old), options) : this.attributes(ctx, 'UPDATE', subresource, name, next, old, options),

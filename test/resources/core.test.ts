@@ -359,6 +359,12 @@ describe('core/v1 strategies through the API', () => {
       apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'ep-print' },
       subsets: [{ addresses: [{ ip: '10.0.0.1' }, { ip: '10.0.0.2' }, { ip: '10.0.0.3' }, { ip: '10.0.0.4' }], ports: [{ port: 80 }] }],
     });
+    // RepackSubsets: one subset, addresses sorted by IP bytes
+    const repacked = await created(`${nsPath}/endpoints`, {
+      apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'ep-repack' },
+      subsets: [{ addresses: [{ ip: '10.0.0.9' }], ports: [{ port: 80 }] }, { addresses: [{ ip: '10.0.0.10' }, { ip: '10.0.0.9' }], ports: [{ port: 80 }] }],
+    });
+    expect(repacked['subsets']).toEqual([{ addresses: [{ ip: '10.0.0.10' }, { ip: '10.0.0.9' }], ports: [{ port: 80, protocol: 'TCP' }] }]);
     const ep = await kubectl(env.server.kubeconfigPath, ['get', 'ep', 'ep-print', '-n', ns]);
     expect(ep.stderr).toBe('Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice\n');
     expect(ep.stdout).toMatch(/^NAME\s+ENDPOINTS\s+AGE\nep-print\s+10\.0\.0\.1:80,10\.0\.0\.2:80,10\.0\.0\.3:80 \+ 1 more\.\.\.\s+/);

@@ -5,6 +5,7 @@ import type { KubeObject } from '../../../api/types.js';
 import { compareQuantities, quantityValue } from '../../validation/quantity.js';
 import { toScale } from '../../../endpoints/scale.js';
 import { endpointsStrategy } from './endpoints.js';
+import { repackSubsets } from './endpoints-repack.js';
 import { limitRangeStrategy } from './limitrange.js';
 import { cidrFamily, nodeStrategy } from './node.js';
 import { persistentVolumeClaimStrategy } from './persistentvolumeclaim.js';
@@ -65,6 +66,29 @@ describe('endpoints', () => {
       'subsets[0].ports[0].protocol: Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP"',
     ]);
   });
+});
+
+describe('endpoints repacking (RepackSubsets)', () => {
+  const a = (ip: string) => ({ ip });
+  it.each([
+    ['sorts addresses by IP bytes', [{ addresses: [a('10.0.0.9'), a('10.0.0.10')], ports: [{ port: 80 }] }], [{ addresses: [a('10.0.0.10'), a('10.0.0.9')], ports: [{ port: 80 }] }]],
+    [
+      'merges the ports of one address set',
+      [{ addresses: [a('10.0.0.1')], ports: [{ port: 80 }] }, { addresses: [a('10.0.0.1')], ports: [{ port: 443 }] }],
+      [{ addresses: [a('10.0.0.1')], ports: [{ port: 80 }, { port: 443 }] }],
+    ],
+    [
+      'keeps an address once per port, ready over not ready',
+      [{ addresses: [a('10.0.0.1'), a('10.0.0.1')], notReadyAddresses: [a('10.0.0.1'), a('10.0.0.2')], ports: [{ port: 80 }] }],
+      [{ addresses: [a('10.0.0.1')], notReadyAddresses: [a('10.0.0.2')], ports: [{ port: 80 }] }],
+    ],
+    ['keeps port-less subsets', [{ addresses: [a('10.0.0.2'), a('10.0.0.1')] }], [{ addresses: [a('10.0.0.1'), a('10.0.0.2')] }]],
+    [
+      'splits ports offered by different address sets',
+      [{ addresses: [a('10.0.0.1'), a('10.0.0.2')], ports: [{ port: 80 }] }, { addresses: [a('10.0.0.1')], ports: [{ port: 443 }] }],
+      [{ addresses: [a('10.0.0.1'), a('10.0.0.2')], ports: [{ port: 80 }] }, { addresses: [a('10.0.0.1')], ports: [{ port: 443 }] }],
+    ],
+  ])('%s', (_name, input, output) => expect(repackSubsets(input)).toEqual(output));
 });
 
 describe('limit ranges', () => {

@@ -1,10 +1,12 @@
 // Endpoints: SetDefaults_EndpointPort (protocol TCP) and validateEndpointSubsets (pkg/apis/core/validation): every
-// subset has addresses, addresses are IPs that are not unspecified, loopback or link-local, ports are valid.
+// subset has addresses, addresses are IPs that are not unspecified, loopback or link-local, ports are valid; then
+// the endpoints strategy's Canonicalize repacks the subsets.
 import { isIP } from 'node:net';
 import { fieldErrors, FieldPath, type FieldError } from '../../../api/field.js';
 import type { Strategy } from '../../resource.js';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../validation/name.js';
 import { listAt, setDefault, type Obj } from '../fields.js';
+import { repackSubsets } from './endpoints-repack.js';
 
 const protocols = ['SCTP', 'TCP', 'UDP'];
 
@@ -70,4 +72,10 @@ export const endpointsStrategy: Strategy = {
   },
   validate: (obj) => validateEndpoints(obj as Obj),
   validateUpdate: (obj) => validateEndpoints(obj as Obj),
+  canonicalize(obj) {
+    const packed = repackSubsets(listAt(obj as Obj, 'subsets'));
+    // subsets is omitempty
+    if (packed.length > 0) obj['subsets'] = packed;
+    else delete obj['subsets'];
+  },
 };
