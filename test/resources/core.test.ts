@@ -386,6 +386,18 @@ describe('core/v1 strategies through the API', () => {
     expect([pods.status, pods.headers['warning']]).toEqual([200, undefined]);
   });
 
+  it('prints kube\'s warnings for a Recycle volume and a replication controller named with dots (kubectl)', async () => {
+    const pv = { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv-recycle' }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/d' }, persistentVolumeReclaimPolicy: 'Recycle' } };
+    const out = await kubectl(env.server.kubeconfigPath, ['create', '-f', '-'], JSON.stringify(pv));
+    expect([out.code, out.stderr]).toEqual([0, 'Warning: spec.persistentVolumeReclaimPolicy: The Recycle reclaim policy is deprecated. Instead, the recommended approach is to use dynamic provisioning.\n']);
+    const rc = { apiVersion: 'v1', kind: 'ReplicationController', metadata: { name: 'rc.dotted', namespace: ns }, spec: { template: template({ app: 'dotted' }) } };
+    const rcOut = await kubectl(env.server.kubeconfigPath, ['create', '-f', '-'], JSON.stringify(rc));
+    expect([rcOut.code, rcOut.stderr]).toEqual([
+      0,
+      "Warning: metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [must not contain dots]\n",
+    ]);
+  });
+
   it('serves the short names and the `all` category as discovery', async () => {
     const out = await kubectl(env.server.kubeconfigPath, ['api-resources', '--api-group=', '-o', 'wide']);
     for (const [name, short] of [['nodes', 'no'], ['persistentvolumes', 'pv'], ['persistentvolumeclaims', 'pvc'], ['endpoints', 'ep'], ['limitranges', 'limits'], ['resourcequotas', 'quota'], ['replicationcontrollers', 'rc']]) {

@@ -12,6 +12,7 @@ import { persistentVolumeClaimStrategy } from './persistentvolumeclaim.js';
 import { persistentVolumeStrategy } from './persistentvolume.js';
 import { replicationControllerStrategy } from './replicationcontroller.js';
 import { resourceQuotaStrategy } from './resourcequota.js';
+import { persistentVolumeClaimWarnings, persistentVolumeWarnings } from './storage-warnings.js';
 
 const messages = (errs: Parameters<typeof formatFieldError>[0][]): string[] => errs.map(formatFieldError);
 const obj = (o: Record<string, unknown>): KubeObject => o as KubeObject;
@@ -154,5 +155,33 @@ describe('replication controllers', () => {
   it('answers /scale with the selector of its label map', () => {
     const scale = toScale(obj({ metadata: { name: 'r' }, spec: { replicas: 2, selector: { b: '2', a: '1' } }, status: { replicas: 1 } }), { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.spec.selector' });
     expect([scale['spec'], scale['status']]).toEqual([{ replicas: 2 }, { replicas: 1, selector: 'a=1,b=2' }]);
+  });
+});
+
+describe('warnings (kube\'s pkg/api/persistentvolume and persistentvolumeclaim util tests)', () => {
+  it('warns of deprecated annotations and node labels on a volume', () => {
+    const pv = obj({
+      metadata: { annotations: { 'volume.beta.kubernetes.io/storage-class': '', 'volume.beta.kubernetes.io/mount-options': '' } },
+      spec: { nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'beta.kubernetes.io/os', operator: 'In', values: ['windows'] }] }] } } },
+    });
+    expect(persistentVolumeWarnings(pv)).toEqual([
+      'metadata.annotations[volume.beta.kubernetes.io/storage-class]: deprecated since v1.8; use "storageClassName" attribute instead',
+      'metadata.annotations[volume.beta.kubernetes.io/mount-options]: deprecated since v1.31; use "mountOptions" attribute instead',
+      'spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].key: beta.kubernetes.io/os is deprecated since v1.14; use "kubernetes.io/os" instead',
+    ]);
+  });
+  it.each([
+    [{ persistentVolumeReclaimPolicy: 'Recycle' }, 'spec.persistentVolumeReclaimPolicy: The Recycle reclaim policy is deprecated. Instead, the recommended approach is to use dynamic provisioning.'],
+    [{ cephfs: {} }, 'spec.cephfs: deprecated in v1.28, non-functional in v1.31+'],
+    [{ photonPersistentDisk: {} }, 'spec.photonPersistentDisk: deprecated in v1.11, non-functional in v1.16+'],
+    [{ rbd: {} }, 'spec.rbd: deprecated in v1.28, non-functional in v1.31+'],
+    [{ scaleIO: {} }, 'spec.scaleIO: deprecated in v1.16, non-functional in v1.22+'],
+    [{ storageos: {} }, 'spec.storageOS: deprecated in v1.22, non-functional in v1.25+'],
+    [{ glusterfs: {} }, 'spec.glusterfs: deprecated in v1.25, non-functional in v1.26+'],
+  ])('warns of %j', (spec, warning) => expect(persistentVolumeWarnings(obj({ spec }))).toEqual([warning]));
+  it('warns of fractional byte values on a claim', () => {
+    expect(persistentVolumeClaimWarnings(obj({ spec: { resources: { requests: { storage: '1500m' }, limits: { storage: '2Gi' } } } }))).toEqual([
+      'spec.resources.requests[storage]: fractional byte value "1500m" is invalid, must be an integer',
+    ]);
   });
 });

@@ -73,10 +73,18 @@ function validateNode(obj: KubeObject): FieldError[] {
   return errs;
 }
 
+/** fieldIsDeprecatedWarnings (spec.configSource is dropped before kube looks at it) */
+function externalIDWarning(obj: KubeObject): string[] {
+  const id = (obj['spec'] as Obj | undefined)?.['externalID'];
+  return typeof id === 'string' && id !== '' ? ['spec.externalID: this field is deprecated, and is unused by Kubernetes'] : [];
+}
+
 export const nodeStrategy: Strategy = {
   statusOnCreate: true,
   applyDefaults(obj) {
     const spec = objAt(obj as Obj, 'spec');
+    // dropDisabledFields: the dynamic kubelet config source is gone; a node never keeps it
+    delete spec['configSource'];
     // v1 conversion: podCIDR is podCIDRs[0]; a lone podCIDR becomes the list
     const cidrs = stringList(spec['podCIDRs']);
     if (cidrs.length > 0) spec['podCIDR'] = cidrs[0];
@@ -90,6 +98,8 @@ export const nodeStrategy: Strategy = {
     for (const f of nodeInfoFields) setDefault(info, f, '');
   },
   validate: validateNode,
+  warningsOnCreate: externalIDWarning,
+  warningsOnUpdate: (obj) => externalIDWarning(obj),
   validateUpdate(obj, old) {
     const errs = validateNode(obj);
     const spec = (obj['spec'] ?? {}) as Obj;

@@ -6,6 +6,7 @@ import { jsonEqual } from '../../object-fields.js';
 import type { Strategy } from '../../resource.js';
 import { objAt, setDefault, type Obj } from '../fields.js';
 import { resourceList, validatePositiveQuantity } from './resources.js';
+import { persistentVolumeWarnings } from './storage-warnings.js';
 import { nowRFC3339, specDiff, validateAccessModes, validateClassName, validateVolumeMode } from './storage-fields.js';
 import type { KubeObject } from '../../../api/types.js';
 
@@ -121,6 +122,8 @@ export const persistentVolumeStrategy: Strategy = {
     }
   },
   validate: validatePersistentVolume,
+  warningsOnCreate: persistentVolumeWarnings,
+  warningsOnUpdate: (obj) => persistentVolumeWarnings(obj),
   validateUpdate(obj, old) {
     const errs = validatePersistentVolume(obj);
     const spec = (obj['spec'] ?? {}) as Obj;

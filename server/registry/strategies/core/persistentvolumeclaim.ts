@@ -10,6 +10,7 @@ import { validateLabelSelector, type LabelSelectorLike } from '../../selectors/l
 import { compareQuantities, quantityValue } from '../../validation/quantity.js';
 import { objAt, setDefault, type Obj } from '../fields.js';
 import { resourceList, validatePositiveQuantity, validateResourceQuantityValue } from './resources.js';
+import { persistentVolumeClaimWarnings } from './storage-warnings.js';
 import { specDiff, validateAccessModes, validateClassName, validateVolumeMode } from './storage-fields.js';
 
 const betaStorageClassAnnotation = 'volume.beta.kubernetes.io/storage-class';
@@ -56,6 +57,8 @@ export const persistentVolumeClaimStrategy: Strategy = {
     if (status['phase'] === undefined || status['phase'] === '') status['phase'] = 'Pending';
   },
   validate: validateClaim,
+  warningsOnCreate: persistentVolumeClaimWarnings,
+  warningsOnUpdate: (obj) => persistentVolumeClaimWarnings(obj),
   validateUpdate(obj, old) {
     const errs = validateClaim(obj);
     const spec = (obj['spec'] ?? {}) as Obj;

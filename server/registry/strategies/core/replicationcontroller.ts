@@ -3,6 +3,7 @@
 // (pkg/apis/core/validation): a non-empty selector matching the template labels, restartPolicy Always.
 import { fieldErrors, FieldPath, GoStructValue, type FieldError } from '../../../api/field.js';
 import type { Strategy } from '../../resource.js';
+import { isDNS1123Label } from '../../validation/name.js';
 import { validateLabels } from '../../validation/object-meta.js';
 import { objAt, setDefault, type Obj } from '../fields.js';
 import { defaultPodSpec, validatePodSpec } from './pod.js';
@@ -83,5 +84,10 @@ export const replicationControllerStrategy: Strategy = {
     setDefault(objAt(obj as Obj, 'status'), 'replicas', 0);
   },
   validate: (obj) => validateSpec(obj as Obj),
+  // the RC's name prefixes its pods' names and hostnames
+  warningsOnCreate(obj) {
+    const msgs = isDNS1123Label(obj.metadata?.name ?? '');
+    return msgs.length > 0 ? [`metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [${msgs.join(' ')}]`] : [];
+  },
   validateUpdate: (obj) => validateSpec(obj as Obj).concat(validateStatus(obj as Obj)),
 };
