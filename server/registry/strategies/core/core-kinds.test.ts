@@ -185,3 +185,13 @@ describe('warnings (kube\'s pkg/api/persistentvolume and persistentvolumeclaim u
     ]);
   });
 });
+
+describe('claim data sources', () => {
+  it('mirrors dataSource into dataSourceRef on create and refuses a core kind other than a claim', () => {
+    const pvc = obj({ spec: { dataSource: { kind: 'PersistentVolumeClaim', name: 'src' } } });
+    persistentVolumeClaimStrategy.applyDefaults!(pvc);
+    expect((pvc['spec'] as Record<string, unknown>)['dataSourceRef']).toEqual({ kind: 'PersistentVolumeClaim', name: 'src' });
+    const errs = persistentVolumeClaimStrategy.validate!(obj({ spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, dataSource: { kind: 'Pod' } } }));
+    expect(messages(errs)).toEqual(['spec.dataSource.name: Required value', 'spec.dataSource: Unsupported value: "Pod": supported values: "PersistentVolumeClaim"']);
+  });
+});

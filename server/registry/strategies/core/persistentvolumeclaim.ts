@@ -31,7 +31,32 @@ function validateClaim(obj: KubeObject): FieldError[] {
   errs.push(...validateClassName(spec['storageClassName'], path.child('storageClassName')));
   errs.push(...validateVolumeMode(spec['volumeMode'], path.child('volumeMode')));
   errs.push(...validateClassName(spec['volumeAttributesClassName'], path.child('volumeAttributesClassName')));
+  errs.push(...validateDataSource(spec['dataSource'], path.child('dataSource')));
+  errs.push(...validateDataSource(spec['dataSourceRef'], path.child('dataSourceRef')));
   return errs;
+}
+
+/** validateDataSource / validateDataSourceRef: a name, a kind, and a group unless the kind is a claim. */
+function validateDataSource(ref: unknown, path: FieldPath): FieldError[] {
+  if (!ref || typeof ref !== 'object') return [];
+  const r = ref as Obj;
+  const errs: FieldError[] = [];
+  if (!r['name']) errs.push(fieldErrors.required(path.child('name')));
+  if (!r['kind']) errs.push(fieldErrors.required(path.child('kind')));
+  const group = typeof r['apiGroup'] === 'string' ? r['apiGroup'] : '';
+  const kind = String(r['kind'] ?? '');
+  // GroupKind.String() of a core kind is the kind alone
+  if (group === '' && kind !== 'PersistentVolumeClaim') errs.push(fieldErrors.notSupported(path, kind, ['PersistentVolumeClaim']));
+  return errs;
+}
+
+/** NormalizeDataSources (PrepareForCreate, AnyVolumeDataSource on): dataSource and dataSourceRef mirror each other. */
+function normalizeDataSources(spec: Obj): void {
+  const pick = (r: Obj): Obj => Object.fromEntries(['apiGroup', 'kind', 'name'].filter((k) => r[k] !== undefined).map((k) => [k, r[k]]));
+  const source = spec['dataSource'] as Obj | undefined;
+  const ref = spec['dataSourceRef'] as Obj | undefined;
+  if (source && typeof source === 'object' && !ref) spec['dataSourceRef'] = pick(source);
+  else if (ref && typeof ref === 'object' && !source && !ref['namespace']) spec['dataSource'] = pick(ref);
 }
 
 /** A spec with its quantities as numbers, for apiequality.Semantic.DeepEqual (1Gi equals 1024Mi). */
@@ -52,6 +77,8 @@ function annotation(obj: KubeObject, key: string): string | undefined {
 
 export const persistentVolumeClaimStrategy: Strategy = {
   applyDefaults(obj) {
+    // a create arrives without status (the store resets it)
+    if (obj['status'] === undefined) normalizeDataSources(objAt(obj as Obj, 'spec'));
     setDefault(objAt(obj as Obj, 'spec'), 'volumeMode', 'Filesystem');
     const status = objAt(obj as Obj, 'status');
     if (status['phase'] === undefined || status['phase'] === '') status['phase'] = 'Pending';
