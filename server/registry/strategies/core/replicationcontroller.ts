@@ -71,7 +71,8 @@ function validateStatus(obj: Obj): FieldError[] {
 export const replicationControllerStrategy: Strategy = {
   applyDefaults(obj) {
     const spec = objAt(obj as Obj, 'spec');
-    const template = labelsOf(spec['template']) ? (spec['template'] as Obj) : undefined;
+    const t = spec['template'];
+    const template = t && typeof t === 'object' && !Array.isArray(t) ? (t as Obj) : undefined;
     const labels = labelsOf((template?.['metadata'] as Obj | undefined)?.['labels']);
     if (labels) {
       if (Object.keys(labelsOf(spec['selector']) ?? {}).length === 0) spec['selector'] = { ...labels };
