@@ -100,6 +100,8 @@ export function restHandler(api: ApiContext) {
 async function dispatch(api: ApiContext, req: Request, res: Response, ri: RequestInfo, ctx: RequestContext): Promise<void> {
   const info = api.index.lookup(ri.apiGroup, ri.apiVersion, ri.resource);
   if (!info || ri.parts.length > 3) throw new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
+  // kube's installer wraps every route of a deprecated API in AddWarningsHandler: errors carry the warning too
+  if (info.deprecationWarning) addWarnings(res, [info.deprecationWarning]);
   const q = requestQuery(req);
   const gr = { group: info.group, resource: info.resource };
   if (!info.namespaced) ctx.namespace = '';

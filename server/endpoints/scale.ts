@@ -21,6 +21,11 @@ function writePath(obj: Record<string, unknown>, path: string, value: unknown): 
 function selectorString(sel: unknown): string | undefined {
   if (typeof sel === 'string') return sel;
   if (!sel || typeof sel !== 'object') return undefined;
+  // A ReplicationController's selector is a plain label map: labels.SelectorFromSet(...).String()
+  if (!('matchLabels' in sel) && !('matchExpressions' in sel)) {
+    const set = sel as Record<string, unknown>;
+    return Object.keys(set).sort().map((k) => `${k}=${String(set[k])}`).join(',');
+  }
   const ml = (sel as { matchLabels?: Record<string, string> }).matchLabels ?? {};
   const parts = Object.keys(ml).sort().map((k) => `${k}=${ml[k]}`);
   const exprs = (sel as { matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> }).matchExpressions ?? [];

@@ -58,10 +58,25 @@ export interface Strategy {
   prepareForUpdate?(obj: KubeObject, old: KubeObject): void;
   /** Defaulting applied before admission validation and storage (the registry's defaulters). */
   applyDefaults?(obj: KubeObject): void;
+  /**
+   * The resource keeps the status a create sends (kube's node strategy: "Nodes allow *all* fields, including
+   * status, to be set on create"); otherwise a create's status is reset, as most strategies' PrepareForCreate do.
+   */
+  statusOnCreate?: boolean;
+  /**
+   * The status strategy's PrepareForUpdate beyond "status only": runs on /status writes after defaulting, with the
+   * stored object (kube's PV status strategy stamps status.lastPhaseTransitionTime when the phase changes).
+   */
+  prepareStatusUpdate?(obj: KubeObject, old: KubeObject): void;
   /** Resource-specific create validation (metadata is validated generically). */
   validate?(obj: KubeObject): FieldError[];
   /** Resource-specific update validation, including immutable fields. */
   validateUpdate?(obj: KubeObject, old: KubeObject): FieldError[];
+  /**
+   * rest.BeforeCreate/BeforeUpdate's Canonicalize: normalizes a valid object before validating admission and
+   * storage (kube repacks Endpoints subsets).
+   */
+  canonicalize?(obj: KubeObject): void;
   /**
    * When set, DELETE only marks the object (deletionTimestamp, then this hook, e.g. phase Terminating) and a
    * controller finishes the deletion once pendingFinalization says nothing is left (namespaces).
@@ -115,6 +130,11 @@ export interface ResourceInfo {
   /** the top-level field that only the status subresource may change */
   hasStatus: boolean;
   printerColumns: PrinterColumn[];
+  /**
+   * kube's warning for a deprecated API (apiserver's deprecation.WarningMessage), sent on every request to the
+   * resource: "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice".
+   */
+  deprecationWarning?: string;
   strategy: Strategy;
   /** set for virtual resources: answered by the server, never stored */
   virtual?: 'authentication' | 'authorization';

@@ -311,7 +311,7 @@ export class ResourceStore {
     delete meta.selfLink;
     if (this.info.hasGeneration) meta.generation = 1;
     else delete meta.generation;
-    if (this.info.hasStatus) delete obj.status;
+    if (this.info.hasStatus && !this.info.strategy.statusOnCreate) delete obj.status;
     this.info.strategy.prepareForCreate?.(obj);
     this.info.strategy.applyDefaults?.(obj);
   }
@@ -339,6 +339,7 @@ export class ResourceStore {
     this.checkTypeMeta(obj);
     const errs = this.validateCreate(obj);
     if (errs.length) throw this.validationError(obj, errs);
+    this.info.strategy.canonicalize?.(obj);
     ctx.warnings.push(...(this.info.strategy.warningsOnCreate?.(obj) ?? []));
     await this.deps.admission.validate(this.attributes(ctx, 'CREATE', '', name, obj, undefined, options));
     if (ctx.dryRun) return obj;
@@ -415,6 +416,7 @@ export class ResourceStore {
         this.checkTypeMeta(next);
         const errs = validateObjectMetaUpdate(metaOf(next), metaOf(old)).concat(this.finalizerRules(next, old), this.info.strategy.validateUpdate?.(next, old) ?? []);
         if (errs.length) throw this.validationError(next, errs);
+        this.info.strategy.canonicalize?.(next);
         ctx.warnings.push(...(this.info.strategy.warningsOnUpdate?.(next, old) ?? []));
         await this.deps.admission.validate(
           view ? this.viewAttributes(ctx, view, name, view.from(next), view.from(old), options) : this.attributes(ctx, 'UPDATE', subresource, name, next, old, options),
@@ -479,6 +481,7 @@ export class ResourceStore {
     // kube compares decoded objects, defaults applied: a spec that differs only by defaults is no change
     this.info.strategy.applyDefaults?.(next);
     if (subresource !== 'status') this.info.strategy.prepareForUpdate?.(next, old);
+    else this.info.strategy.prepareStatusUpdate?.(next, old);
     if (this.info.hasGeneration) {
       const gen = oldMeta.generation ?? 1;
       meta.generation = jsonEqual(this.generationPart(next), this.generationPart(old)) ? gen : gen + 1;

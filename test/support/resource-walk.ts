@@ -25,6 +25,8 @@ export interface ResourceWalk {
    * `causes` that must all be present (reason, field, message exactly as kube's field.Error prints them). At least one.
    */
   invalid: Array<{ name: string; object: Obj; message?: string; causes?: Array<{ reason: string; field: string; message: string }> }>;
+  /** kube's deprecation warning for the resource (v1 Endpoints), which kubectl prints on stderr once per command. */
+  warning?: string;
 }
 
 const apiVersionOf = (w: ResourceWalk): string => (w.group ? `${w.group}/${w.version}` : w.version);
@@ -134,18 +136,19 @@ export function describeResourceWalks(env: ApiServerEnv, namespace: string, walk
 
     it('is created, printed as a table, shown as YAML and deleted by kubectl', async () => {
       const kname = `${name}-kubectl`;
+      const stderr = w.warning ? `Warning: ${w.warning}\n` : '';
       const nsArgs = ns ? ['-n', ns] : [];
       const create = await kubectl(env.server.kubeconfigPath, ['create', '-f', '-'], JSON.stringify(manifest(w, kname, ns, {})));
-      expect([create.code, create.stderr]).toEqual([0, '']);
+      expect([create.code, create.stderr]).toEqual([0, stderr]);
       const table = await kubectl(env.server.kubeconfigPath, ['get', kubectlResource(w), ...nsArgs]);
-      expect([table.code, table.stderr]).toEqual([0, '']);
+      expect([table.code, table.stderr]).toEqual([0, stderr]);
       expect(table.stdout).toMatch(new RegExp(`^NAME\\s`));
       expect(table.stdout).toContain(kname);
       const yaml = await kubectl(env.server.kubeconfigPath, ['get', kubectlResource(w), kname, ...nsArgs, '-o', 'yaml']);
-      expect([yaml.code, yaml.stderr]).toEqual([0, '']);
+      expect([yaml.code, yaml.stderr]).toEqual([0, stderr]);
       expect(yaml.stdout).toContain(`kind: ${w.kind}`);
       const del = await kubectl(env.server.kubeconfigPath, ['delete', kubectlResource(w), kname, ...nsArgs, '--wait=false']);
-      expect([del.code, del.stderr]).toEqual([0, '']);
+      expect([del.code, del.stderr]).toEqual([0, stderr]);
     });
 
     if (w.invalid.length === 0) throw new Error(`${w.kind}: a walk needs at least one invalid object kube refuses`);
