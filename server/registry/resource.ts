@@ -50,6 +50,16 @@ export interface Strategy {
    * strategy with heavy validators (CRDs: structural schemas, CEL rules) costs nothing at startup.
    */
   prepare?(): Promise<void>;
+  /**
+   * kube's PrepareForCreate beyond the generic system fields: what the strategy takes from the request (a CSR's
+   * spec.username/groups/uid from the requesting user) or clears (a CSR's status). Runs before the defaults.
+   */
+  prepareForCreate?(obj: KubeObject, user: UserInfo): void;
+  /**
+   * kube's PrepareForUpdate beyond the generic status/spec split: `subresource` is '' for the main resource,
+   * 'status' or another subresource with its own strategy (a CSR's 'approval'); `next` is changed in place.
+   */
+  prepareForUpdate?(next: KubeObject, old: KubeObject, subresource: string): void;
   /** Defaulting applied before admission validation and storage (the registry's defaulters). */
   applyDefaults?(obj: KubeObject): void;
   /** Resource-specific create validation (metadata is validated generically). */
@@ -102,6 +112,8 @@ export interface ResourceInfo {
   subresources: {
     status?: boolean;
     scale?: ScaleSubresource;
+    /** certificatesigningrequests/approval: a write of status.conditions alone (kube's ApprovalREST) */
+    approval?: boolean;
   };
   nameRule: NameRule;
   /** metadata.generation is kept and bumped on every change outside metadata and status */

@@ -308,6 +308,7 @@ export class ResourceStore {
     if (this.info.hasGeneration) meta.generation = 1;
     else delete meta.generation;
     if (this.info.hasStatus) delete obj.status;
+    this.info.strategy.prepareForCreate?.(obj, ctx.user);
     this.info.strategy.applyDefaults?.(obj);
   }
 
@@ -435,8 +436,8 @@ export class ResourceStore {
   /** PrepareForUpdate of kube's strategies: who may change status, and generation. */
   private prepareForUpdate(desired: KubeObject, old: KubeObject, subresource: string): KubeObject {
     let next: KubeObject;
-    if (subresource === 'status') {
-      // Status strategy: only status (and nothing in spec or metadata but what kube lets through) changes.
+    if (subresource === 'status' || subresource === 'approval') {
+      // Status strategy (and a CSR's approval strategy, which the resource's own hook narrows to conditions): only status (and nothing in spec or metadata but what kube lets through) changes.
       next = deepCopy(old);
       if (desired.status === undefined) delete next.status;
       else next.status = desired.status;
@@ -448,6 +449,8 @@ export class ResourceStore {
         else next.status = deepCopy(old.status);
       }
     }
+    // the resource's own rules (a CSR's spec is immutable, its approval writes only conditions), before generation
+    this.info.strategy.prepareForUpdate?.(next, old, subresource);
     const meta = metaOf(next);
     const oldMeta = metaOf(old);
     // System fields are the server's, whatever the client sent.
