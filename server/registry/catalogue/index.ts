@@ -10,8 +10,17 @@ import { appsEntries } from './apps.js';
 import { coreEntries } from './core.js';
 import { age, type Entry } from './entry.js';
 import { reviewEntries } from './reviews.js';
+// issue #15 (storage, certificates, resource, flowcontrol, apiregistration)
+import { apiregistrationEntries } from './apiregistration.js';
+import { certificatesEntries } from './certificates.js';
+import { flowcontrolEntries } from './flowcontrol.js';
+import { resourceEntries } from './resource.js';
+import { storageEntries } from './storage.js';
 
-const entries: readonly Entry[] = [...coreEntries, ...appsEntries, ...admissionregistrationEntries, ...reviewEntries];
+const entries: readonly Entry[] = [
+  ...coreEntries, ...appsEntries, ...admissionregistrationEntries, ...reviewEntries,
+  ...storageEntries, ...certificatesEntries, ...resourceEntries, ...flowcontrolEntries, ...apiregistrationEntries,
+];
 
 function complete(e: Entry, strategies: Record<string, Strategy>): ResourceInfo {
   const strategy: Strategy = strategies[gvrKey(e.group, e.version, e.resource)] ?? {};

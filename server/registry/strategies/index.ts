@@ -3,6 +3,11 @@ import type { Strategy } from '../resource.js';
 import { mutatingWebhookConfigurationStrategyWith, validatingWebhookConfigurationStrategyWith, type WebhookConfigurationStrategyOptions } from './admissionregistration.js';
 import { appsStrategies } from './apps/index.js';
 import { coreStrategies } from './core/index.js';
+import { apiregistrationStrategies } from './apiregistration/index.js';
+import { certificatesStrategies } from './certificates/index.js';
+import { flowcontrolStrategies } from './flowcontrol/index.js';
+import { resourceStrategies } from './resource/index.js';
+import { storageStrategies } from './storage/index.js';
 import { policyStrategiesFor, type PolicyStrategyOptions } from './policies.js';
 
 /** Strategies whose rules depend on feature gates (warnings, reserved names) are built for the server's gates. */
@@ -23,4 +28,10 @@ export function strategiesFor(gates: WebhookConfigurationStrategyOptions & Polic
 const strategies: Record<string, Strategy> = {
   ...coreStrategies,
   ...appsStrategies,
+  // storage, certificates, resource, flowcontrol, apiregistration
+  ...storageStrategies,
+  ...certificatesStrategies,
+  ...resourceStrategies,
+  ...flowcontrolStrategies,
+  ...apiregistrationStrategies,
 };
