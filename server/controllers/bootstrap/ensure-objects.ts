@@ -1,0 +1,43 @@
+// What kube-apiserver's bootstrap controllers do at startup, reduced to its effect for a mock: create each
+// object that is missing (a restart on etcd finds them all and writes nothing), all at once, and write the status
+// the owning controller would (APIService availability, FlowSchema references) onto objects created here.
+import { StatusError } from '../../api/errors.js';
+import type { KubeObject, UserInfo } from '../../api/types.js';
+import { newRequestContext } from '../../registry/request-context.js';
+import type { ResourceStore } from '../../registry/store.js';
+
+export interface BootstrapObject {
+  object: KubeObject;
+  /** the status the controller owning the object writes once it exists, through /status */
+  status?: Record<string, unknown>;
+}
+
+const createOptions: KubeObject = { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' };
+const updateOptions: KubeObject = { kind: 'UpdateOptions', apiVersion: 'meta.k8s.io/v1' };
+
+/** Creates the missing objects concurrently; returns the names created. Storage errors propagate (the caller retries). */
+export async function ensureObjects(store: ResourceStore, user: UserInfo, objects: readonly BootstrapObject[]): Promise<string[]> {
+  const created: string[] = [];
+  await Promise.all(
+    objects.map(async ({ object, status }) => {
+      const name = String((object['metadata'] as { name?: string } | undefined)?.name ?? '');
+      const ctx = newRequestContext(user, '');
+      try {
+        await store.get(ctx, name);
+        return;
+      } catch (err) {
+        if (!(err instanceof StatusError && err.code === 404)) throw err;
+      }
+      try {
+        await store.create(ctx, structuredClone(object), createOptions);
+        created.push(name);
+      } catch (err) {
+        // another writer (a second server on the same etcd) created it first
+        if (err instanceof StatusError && err.code === 409) return;
+        throw err;
+      }
+      if (status) await store.update(ctx, name, 'status', (cur) => ({ ...cur, status: structuredClone(status) }), updateOptions, false);
+    }),
+  );
+  return created.sort();
+}
