@@ -31,6 +31,8 @@ const builtinModels: Readonly<Record<string, string>> = {
   'authorization.k8s.io/v1/SelfSubjectAccessReview': 'V1SelfSubjectAccessReview',
   'authorization.k8s.io/v1/LocalSubjectAccessReview': 'V1LocalSubjectAccessReview',
   'authorization.k8s.io/v1/SelfSubjectRulesReview': 'V1SelfSubjectRulesReview',
+  // resource.k8s.io: V1ResourceClaim is core/v1's container claim reference; DRA's claim is prefixed by its group
+  'resource.k8s.io/v1/ResourceClaim': 'ResourceV1ResourceClaim',
 };
 
 /**

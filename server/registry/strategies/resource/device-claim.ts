@@ -1,6 +1,7 @@
 // The core of kube's resource.k8s.io validation (pkg/apis/resource/validation/validation.go) and defaults
 // (pkg/apis/resource/v1/defaults.go) for what claims and templates share: spec.devices.requests, each named
-// (a DNS label, unique) and either `exactly` (with a deviceClassName) or `firstAvailable`.
+// (a DNS label, unique) and either `exactly` (with a deviceClassName) or `firstAvailable` (named subrequests).
+// Selectors' CEL expressions are not compiled, constraints and config are not checked.
 import { fieldErrors, type FieldError, type FieldPath } from '../../../api/field.js';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../validation/name.js';
 import { listAt, objAt, setDefault, type Obj } from '../fields.js';
@@ -30,7 +31,9 @@ function validateCountRequest(r: Obj, path: FieldPath): FieldError[] {
   else for (const msg of isDNS1123Subdomain(className)) errs.push(fieldErrors.invalid(path.child('deviceClassName'), className, msg));
   const modes = ['All', 'ExactCount'];
   if (!modes.includes(String(r['allocationMode']))) errs.push(fieldErrors.notSupported(path.child('allocationMode'), r['allocationMode'] ?? '', modes));
-  if (r['allocationMode'] === 'ExactCount' && typeof r['count'] === 'number' && r['count'] <= 0) errs.push(fieldErrors.invalid(path.child('count'), r['count'], 'must be greater than zero'));
+  const count = typeof r['count'] === 'number' ? r['count'] : 0;
+  if (r['allocationMode'] === 'ExactCount' && count <= 0) errs.push(fieldErrors.invalid(path.child('count'), count, 'must be greater than zero'));
+  if (r['allocationMode'] === 'All' && count !== 0) errs.push(fieldErrors.invalid(path.child('count'), count, "must not be specified when allocationMode is 'All'"));
   return errs;
 }
 
@@ -51,9 +54,22 @@ export function validateDeviceClaim(claimSpec: Obj, path: FieldPath): FieldError
     const exactly = req['exactly'] as Obj | undefined | null;
     const first = listAt(req, 'firstAvailable');
     if (!exactly && first.length === 0) errs.push(fieldErrors.required(p, exactlyOneOf));
-    else if (exactly && first.length > 0) errs.push(fieldErrors.invalid(p, null, exactlyOneOf));
+    else if (exactly && first.length > 0) errs.push(fieldErrors.invalid(p, null, `${exactlyOneOf}, but multiple fields are set`));
     else if (exactly) errs.push(...validateCountRequest(exactly, p.child('exactly')));
-    else first.forEach((sub, j) => errs.push(...validateCountRequest(sub, p.child('firstAvailable').index(j))));
+    else {
+      const subNames = new Set<string>();
+      first.forEach((sub, j) => {
+        const sp = p.child('firstAvailable').index(j);
+        const subName = typeof sub['name'] === 'string' ? sub['name'] : '';
+        if (subName.length === 0) errs.push(fieldErrors.required(sp.child('name')));
+        else {
+          for (const msg of isDNS1123Label(subName)) errs.push(fieldErrors.invalid(sp.child('name'), subName, msg));
+          if (subNames.has(subName)) errs.push(fieldErrors.duplicate(sp.child('name'), subName));
+          subNames.add(subName);
+        }
+        errs.push(...validateCountRequest(sub, sp));
+      });
+    }
   });
   return errs;
 }

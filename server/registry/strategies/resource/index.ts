@@ -17,8 +17,8 @@ function validateDeviceClass(obj: KubeObject): FieldError[] {
   const errs: FieldError[] = [];
   listAt(specOf(obj), 'selectors').forEach((s, i) => {
     const cel = s['cel'] as Obj | undefined | null;
+    // kube compiles the expression (not done here); a selector without `cel` is the one structural error
     if (!cel) errs.push(fieldErrors.required(FieldPath.root('spec', 'selectors').index(i).child('cel')));
-    else if (typeof cel['expression'] !== 'string' || cel['expression'].length === 0) errs.push(fieldErrors.required(FieldPath.root('spec', 'selectors').index(i).child('cel', 'expression')));
   });
   return errs;
 }
@@ -36,10 +36,13 @@ function validateResourceSlice(obj: KubeObject): FieldError[] {
   if (typeof pool['name'] !== 'string' || pool['name'].length === 0) errs.push(fieldErrors.required(path.child('pool', 'name')));
   const count = typeof pool['resourceSliceCount'] === 'number' ? pool['resourceSliceCount'] : 0;
   if (count <= 0) errs.push(fieldErrors.invalid(path.child('pool', 'resourceSliceCount'), count, 'must be greater than zero'));
-  const selections = [spec['nodeName'] !== undefined && spec['nodeName'] !== '', spec['nodeSelector'] !== undefined && spec['nodeSelector'] !== null, spec['allNodes'] === true, spec['perDeviceNodeSelection'] === true];
-  const n = selections.filter(Boolean).length;
-  if (n === 0) errs.push(fieldErrors.required(path, exactlyOneNodeSelection));
-  else if (n > 1) errs.push(fieldErrors.invalid(path, null, exactlyOneNodeSelection));
+  const set: string[] = [];
+  if (typeof spec['nodeName'] === 'string' && spec['nodeName'] !== '') set.push('`nodeName`');
+  if (spec['nodeSelector'] !== undefined && spec['nodeSelector'] !== null) set.push('`nodeSelector`');
+  if (spec['allNodes'] === true) set.push('`allNodes`');
+  if (spec['perDeviceNodeSelection'] === true) set.push('`perDeviceNodeSelection`');
+  if (set.length === 0) errs.push(fieldErrors.required(path, exactlyOneNodeSelection));
+  else if (set.length > 1) errs.push(fieldErrors.invalid(path, `{${set.join(', ')}}`, `${exactlyOneNodeSelection}, but multiple fields are set`));
   const seen = new Set<string>();
   listAt(spec, 'devices').forEach((d, i) => {
     const p = path.child('devices').index(i).child('name');
