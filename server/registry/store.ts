@@ -118,6 +118,11 @@ export interface CreateCallOptions {
   bodyIsOwned?: boolean;
   /** records the write in metadata.managedFields (kube's field manager), on the defaulted object before admission */
   trackManagedFields?: ManagedFieldsTracker;
+  /**
+   * The server's own creates only (startup objects): the status the owning controller would write right after,
+   * stored with the object in one write instead of a create and a /status update.
+   */
+  initialStatus?: Record<string, unknown>;
 }
 
 /**
@@ -324,6 +329,7 @@ export class ResourceStore {
     let obj = call.bodyIsOwned ? body : deepCopy(body);
     this.checkTypeMeta(obj);
     this.prepareForCreate(ctx, obj);
+    if (call.initialStatus) obj.status = deepCopy(call.initialStatus);
     await call.trackManagedFields?.(undefined, obj);
     const name = metaOf(obj).name ?? '';
     const attrs = this.attributes(ctx, 'CREATE', '', name, obj, undefined, options);

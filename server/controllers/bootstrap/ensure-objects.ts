@@ -8,12 +8,11 @@ import type { ResourceStore } from '../../registry/store.js';
 
 export interface BootstrapObject {
   object: KubeObject;
-  /** the status the controller owning the object writes once it exists, through /status */
+  /** the status the controller owning the object writes once it exists (stored with the object) */
   status?: Record<string, unknown>;
 }
 
 const createOptions: KubeObject = { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' };
-const updateOptions: KubeObject = { kind: 'UpdateOptions', apiVersion: 'meta.k8s.io/v1' };
 
 /** Creates the missing objects concurrently; returns the names created. Storage errors propagate (the caller retries). */
 export async function ensureObjects(store: ResourceStore, user: UserInfo, objects: readonly BootstrapObject[]): Promise<string[]> {
@@ -29,14 +28,14 @@ export async function ensureObjects(store: ResourceStore, user: UserInfo, object
         if (!(err instanceof StatusError && err.code === 404)) throw err;
       }
       try {
-        await store.create(ctx, structuredClone(object), createOptions);
+        // the controller's status goes in with the object: one write per object at startup
+        await store.create(ctx, structuredClone(object), createOptions, status ? { initialStatus: status } : {});
         created.push(name);
       } catch (err) {
         // another writer (a second server on the same etcd) created it first
         if (err instanceof StatusError && err.code === 409) return;
         throw err;
       }
-      if (status) await store.update(ctx, name, 'status', (cur) => ({ ...cur, status: structuredClone(status) }), updateOptions, false);
     }),
   );
   return created.sort();
