@@ -83,9 +83,12 @@ describe('unaggregated discovery', () => {
     expect(res.body.kind).toBe('APIGroupList');
     expect(res.body.apiVersion).toBe('v1');
     const names = res.body.groups.map((g: { name: string }) => g.name);
-    expect(names).toEqual(['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apps', 'authentication.k8s.io', 'authorization.k8s.io', 'stable.example.com']);
+    expect(names).toEqual([
+      'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apiregistration.k8s.io', 'apps', 'authentication.k8s.io', 'authorization.k8s.io',
+      'certificates.k8s.io', 'flowcontrol.apiserver.k8s.io', 'resource.k8s.io', 'stable.example.com', 'storage.k8s.io',
+    ]);
     expect(res.body.groups.find((g: { name: string }) => g.name === 'apps')).toEqual({ name: 'apps', versions: [{ groupVersion: 'apps/v1', version: 'v1' }], preferredVersion: { groupVersion: 'apps/v1', version: 'v1' } });
-    expect(res.body.groups[5]).toEqual({
+    expect(res.body.groups.find((g: { name: string }) => g.name === 'stable.example.com')).toEqual({
       name: 'stable.example.com',
       versions: [
         { groupVersion: 'stable.example.com/v1', version: 'v1' },
@@ -193,7 +196,10 @@ describe('aggregated discovery', () => {
   it('lists every named group on /apis, with scale answering autoscaling/v1 Scale', async () => {
     const res = await request(appFor(builtinIndex())).get('/apis').set('Accept', clientGoAccept).expect(200);
     const doc = JSON.parse(res.text) as APIGroupDiscoveryList;
-    expect(doc.items.map((i) => i.metadata.name)).toEqual(['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apps', 'authentication.k8s.io', 'authorization.k8s.io']);
+    expect(doc.items.map((i) => i.metadata.name)).toEqual([
+      'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apiregistration.k8s.io', 'apps', 'authentication.k8s.io', 'authorization.k8s.io',
+      'certificates.k8s.io', 'flowcontrol.apiserver.k8s.io', 'resource.k8s.io', 'storage.k8s.io',
+    ]);
     const deployments = doc.items.find((i) => i.metadata.name === 'apps')!.versions[0]!.resources[0]!;
     expect(deployments.subresources).toEqual([
       { subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] },
