@@ -55,8 +55,17 @@ describeResourceWalks(env, 'walk-flowcontrol', [
   },
 ]);
 
-describe("API Priority and Fairness' mandatory objects", () => {
-  it('are present at startup with their specs and the Dangling=False status', async () => {
+describe("API Priority and Fairness' bootstrap objects", () => {
+  it('are all present at startup: the mandatory and the suggested ones', async () => {
+    const names = async (resource: string): Promise<string[]> =>
+      (await env.server.request(`${base}/${resource}`)).json<{ items: Array<{ metadata: { name: string } }> }>().items.map((i) => i.metadata.name).sort();
+    expect(await names('prioritylevelconfigurations')).toEqual(['catch-all', 'exempt', 'global-default', 'leader-election', 'node-high', 'system', 'workload-high', 'workload-low']);
+    expect(await names('flowschemas')).toEqual([
+      'catch-all', 'exempt', 'global-default', 'kube-controller-manager', 'kube-scheduler', 'kube-system-service-accounts', 'probes', 'service-accounts', 'system-leader-election', 'system-node-high', 'system-nodes',
+    ]);
+  });
+
+  it('the mandatory ones have their specs and the Dangling=False status', async () => {
     const pls = (await env.server.request(`${base}/prioritylevelconfigurations`)).json<{ items: Array<{ metadata: { name: string; annotations?: Record<string, string> }; spec: unknown }> }>();
     const byName = new Map(pls.items.map((i) => [i.metadata.name, i]));
     expect(byName.get('exempt')?.spec).toEqual({ type: 'Exempt', exempt: { nominalConcurrencyShares: 0, lendablePercent: 0 } });
@@ -71,6 +80,10 @@ describe("API Priority and Fairness' mandatory objects", () => {
   });
 
   it("are listed by kubectl with kube's columns", async () => {
+    const all = await kubectl(env.server.kubeconfigPath, ['get', 'flowschemas']);
+    expect(all.stdout).toMatch(/\nglobal-default\s+global-default\s+9900\s+ByUser\s+\S+\s+False\n/);
+    const levels = await kubectl(env.server.kubeconfigPath, ['get', 'prioritylevelconfigurations', 'workload-high']);
+    expect(levels.stdout).toMatch(/\nworkload-high\s+Limited\s+40\s+128\s+6\s+50\s+\S+\n$/);
     const fs = await kubectl(env.server.kubeconfigPath, ['get', 'flowschemas', 'exempt', 'catch-all']);
     expect([fs.code, fs.stderr]).toEqual([0, '']);
     expect(fs.stdout).toMatch(

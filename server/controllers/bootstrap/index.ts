@@ -1,5 +1,5 @@
 // Startup objects kube-apiserver's post-start hooks create (one module per group): API Priority and Fairness'
-// mandatory configuration (poststarthook/priority-and-fairness-config-producer) and the local APIServices
+// mandatory and suggested configuration (poststarthook/priority-and-fairness-config-producer) and the local APIServices
 // (autoregister-completion). Each hook creates only what is missing, concurrently, and retries while storage is
 // unreachable; readyz reports each until it has succeeded once.
 import type { UserInfo } from '../../api/types.js';
@@ -9,7 +9,7 @@ import type { ResourceStore } from '../../registry/store.js';
 import type { DelayedCalls } from '../delayed-calls.js';
 import { localAPIServices } from './apiservices.js';
 import { ensureObjects, type BootstrapObject } from './ensure-objects.js';
-import { mandatoryFlowSchemas, mandatoryPriorityLevels } from './flowcontrol.js';
+import { bootstrapFlowSchemas, bootstrapPriorityLevels } from './flowcontrol.js';
 
 export interface StartupObjectsDeps {
   index: ResourceIndex;
@@ -42,8 +42,8 @@ export class StartupObjects {
       {
         name: 'poststarthook/priority-and-fairness-config-producer',
         steps: [
-          { group: 'flowcontrol.apiserver.k8s.io', version: 'v1', resource: 'prioritylevelconfigurations', objects: mandatoryPriorityLevels },
-          { group: 'flowcontrol.apiserver.k8s.io', version: 'v1', resource: 'flowschemas', objects: () => mandatoryFlowSchemas(now()) },
+          { group: 'flowcontrol.apiserver.k8s.io', version: 'v1', resource: 'prioritylevelconfigurations', objects: bootstrapPriorityLevels },
+          { group: 'flowcontrol.apiserver.k8s.io', version: 'v1', resource: 'flowschemas', objects: () => bootstrapFlowSchemas(now()) },
         ],
       },
       {
