@@ -14,29 +14,27 @@ export interface BootstrapObject {
 
 const createOptions: KubeObject = { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' };
 
-/** Creates the missing objects concurrently; returns the names created. Storage errors propagate (the caller retries). */
+/**
+ * Creates the missing objects concurrently; returns the names created. One list tells what exists (a restart on
+ * etcd reads and writes nothing more). Storage errors propagate (the caller retries).
+ */
 export async function ensureObjects(store: ResourceStore, user: UserInfo, objects: readonly BootstrapObject[]): Promise<string[]> {
+  const nameOf = (o: KubeObject): string => String((o['metadata'] as { name?: string } | undefined)?.name ?? '');
+  const existing = new Set((await store.list(newRequestContext(user, ''), {})).items.map(nameOf));
   const created: string[] = [];
   await Promise.all(
-    objects.map(async ({ object, status }) => {
-      const name = String((object['metadata'] as { name?: string } | undefined)?.name ?? '');
-      const ctx = newRequestContext(user, '');
-      try {
-        await store.get(ctx, name);
-        return;
-      } catch (err) {
-        if (!(err instanceof StatusError && err.code === 404)) throw err;
-      }
-      try {
-        // the controller's status goes in with the object: one write per object at startup
-        await store.create(ctx, structuredClone(object), createOptions, status ? { initialStatus: status } : {});
-        created.push(name);
-      } catch (err) {
-        // another writer (a second server on the same etcd) created it first
-        if (err instanceof StatusError && err.code === 409) return;
-        throw err;
-      }
-    }),
+    objects
+      .filter(({ object }) => !existing.has(nameOf(object)))
+      .map(async ({ object, status }) => {
+        try {
+          // the controller's status goes in with the object: one write per object
+          await store.create(newRequestContext(user, ''), structuredClone(object), createOptions, status ? { initialStatus: status } : {});
+          created.push(nameOf(object));
+        } catch (err) {
+          // another writer (a second server on the same etcd) created it first
+          if (!(err instanceof StatusError && err.code === 409)) throw err;
+        }
+      }),
   );
   return created.sort();
 }
