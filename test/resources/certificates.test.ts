@@ -110,15 +110,22 @@ describe('CertificateSigningRequest strategies', () => {
     const main = await env.server.request(`${csrPath}/split`, { method: 'PUT', body: { ...cur, spec: { ...cur.spec, usages: ['server auth'] }, status: { conditions: [approved] } } });
     expect(main.status).toBe(200);
     expect([main.json<Obj>().spec?.['usages'], main.json<Obj>().status]).toEqual([['client auth'], {}]);
-    // /status: conditions are kept as stored (csrStatusStrategy), the certificate is written
-    const status = await env.server.request(`${csrPath}/split/status`, { method: 'PUT', body: { ...cur, status: { conditions: [approved], certificate: b64('cert') } } });
+    // /status: the certificate must be PEM CERTIFICATE blocks (kube's validateCertificate)
+    const notPem = await env.server.request(`${csrPath}/split/status`, { method: 'PUT', body: { ...cur, status: { certificate: b64('cert') } } });
+    expect([notPem.status, notPem.json<{ message: string }>().message]).toEqual([
+      422,
+      'CertificateSigningRequest.certificates.k8s.io "split" is invalid: status.certificate: Invalid value: "<certificate data>": must contain at least one CERTIFICATE PEM block',
+    ]);
+    // conditions are kept as stored (csrStatusStrategy), the certificate is written
+    const issued = b64(env.server.caPem);
+    const status = await env.server.request(`${csrPath}/split/status`, { method: 'PUT', body: { ...cur, status: { conditions: [approved], certificate: issued } } });
     expect(status.status).toBe(200);
-    expect(status.json<Obj>().status).toEqual({ certificate: b64('cert') });
+    expect(status.json<Obj>().status).toEqual({ certificate: issued });
     // /approval: conditions only, the certificate stays
     const approval = await env.server.request(`${csrPath}/split/approval`, { method: 'PUT', body: { ...cur, spec: { ...cur.spec, usages: ['server auth'] }, status: { conditions: [approved] } } });
     expect(approval.status).toBe(200);
     expect(approval.json<Obj>().spec?.['usages']).toEqual(['client auth']);
-    expect(approval.json<Obj>().status).toEqual({ certificate: b64('cert'), conditions: [approved] });
+    expect(approval.json<Obj>().status).toEqual({ certificate: issued, conditions: [approved] });
     // kube's validateConditions: Approved and Denied are mutually exclusive; a condition may not be removed
     const both = await env.server.request(`${csrPath}/split/approval`, { method: 'PUT', body: { ...cur, status: { conditions: [approved, { type: 'Denied', status: 'True' }] } } });
     expect(both.status).toBe(422);
@@ -128,6 +135,14 @@ describe('CertificateSigningRequest strategies', () => {
     const removed = await env.server.request(`${csrPath}/split/approval`, { method: 'PUT', body: { ...cur, status: { conditions: [] } } });
     expect(removed.status).toBe(422);
     expect(removed.json<{ message: string }>().message).toBe('CertificateSigningRequest.certificates.k8s.io "split" is invalid: status.conditions: Forbidden: updates may not remove a condition of type "Approved"');
+    // an issued certificate is not replaced (allowResettingCertificate is false in v1)
+    const replaced = await env.server.request(`${csrPath}/split/status`, { method: 'PUT', body: { ...cur, status: { certificate: b64(`${env.server.caPem}${env.server.caPem}`) } } });
+    expect([replaced.status, replaced.json<{ message: string }>().message]).toEqual([
+      422,
+      'CertificateSigningRequest.certificates.k8s.io "split" is invalid: status.certificate: Forbidden: updates may not modify existing certificate content',
+    ]);
+    const table = await kubectl(env.server.kubeconfigPath, ['get', 'csr', 'split', '--no-headers']);
+    expect(table.stdout).toMatch(/^split\s+.*\sApproved,Issued\n$/);
   });
 
   it('discovery lists the approval subresource and the csr short name', async () => {

@@ -7,7 +7,7 @@ import { jsonEqual } from '../../object-fields.js';
 import type { Strategy } from '../../resource.js';
 import { isDNS1123Label } from '../../validation/name.js';
 import { objAt, type Obj } from '../fields.js';
-import { checkCertificateRequest, goBytes } from './csr-request.js';
+import { checkCertificateRequest, checkIssuedCertificate, goBytes } from './csr-request.js';
 
 interface Condition {
   type?: string;
@@ -132,8 +132,12 @@ function validateCSRUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
   }
   const cert = (obj['status'] as Obj | undefined)?.['certificate'];
   const oldCert = (old['status'] as Obj | undefined)?.['certificate'];
-  if (!jsonEqual(cert ?? '', oldCert ?? '') && typeof oldCert === 'string' && oldCert.length > 0) {
-    errs.push(fieldErrors.forbidden('status.certificate', 'updates may not modify existing certificate content'));
+  if (!jsonEqual(cert ?? '', oldCert ?? '')) {
+    if (typeof oldCert === 'string' && oldCert.length > 0) errs.push(fieldErrors.forbidden('status.certificate', 'updates may not modify existing certificate content'));
+    // allowArbitraryCertificate: content is checked only when it changes (and stored bad content is tolerated)
+    const oldBad = typeof oldCert === 'string' && checkIssuedCertificate(Buffer.from(oldCert, 'base64')) !== undefined;
+    const problem = typeof cert === 'string' && !oldBad ? checkIssuedCertificate(Buffer.from(cert, 'base64')) : undefined;
+    if (problem) errs.push(fieldErrors.invalid('status.certificate', '<certificate data>', problem));
   }
   return errs;
 }

@@ -1,5 +1,5 @@
 import { certificateRequestPem } from '../../../../test/support/csr.js';
-import { checkCertificateRequest, goBytes } from './csr-request.js';
+import { checkCertificateRequest, checkIssuedCertificate, goBytes } from './csr-request.js';
 
 describe('checkCertificateRequest (kube validateCSR: certificates.ParseCSR then CheckSignature)', () => {
   it.each([['ed25519'], ['ec']] as const)('accepts a well-signed %s request', (keyType) => {
@@ -25,5 +25,16 @@ describe('checkCertificateRequest (kube validateCSR: certificates.ParseCSR then 
 
   it("prints bytes as Go's %#v of a []byte", () => {
     expect(goBytes(Buffer.from([0x68, 0x0a, 0x00]))).toBe('[]byte{0x68, 0xa, 0x0}');
+  });
+});
+
+describe('checkIssuedCertificate (kube validateCertificate of status.certificate)', () => {
+  it.each([
+    ['empty content is allowed', '', undefined],
+    ['no PEM block', 'cert', 'must contain at least one CERTIFICATE PEM block'],
+    ['a block of another type', '-----BEGIN CERTIFICATE REQUEST-----\nAAAA\n-----END CERTIFICATE REQUEST-----\n', 'only CERTIFICATE PEM blocks are allowed, found "CERTIFICATE REQUEST"'],
+    ['a block with headers', '-----BEGIN CERTIFICATE-----\nProc-Type: 4,ENCRYPTED\n\nAAAA\n-----END CERTIFICATE-----\n', 'no PEM block headers are permitted'],
+  ])('%s', (_n, pem, expected) => {
+    expect(checkIssuedCertificate(Buffer.from(pem))).toBe(expected);
   });
 });

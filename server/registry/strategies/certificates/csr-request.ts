@@ -2,7 +2,7 @@
 // PEM block of type CERTIFICATE REQUEST (certificates.ParseCSR) whose PKCS#10 signature verifies with the key it
 // carries (x509.CertificateRequest.CheckSignature). The messages are Go's where the case is simple; a DER body
 // that does not parse gets one message of ours (Go's asn1 errors name the exact tag that broke).
-import { createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { createPublicKey, verify, X509Certificate, type KeyObject } from 'node:crypto';
 
 interface Der {
   tag: number;
@@ -115,4 +115,25 @@ export function checkCertificateRequest(request: Buffer): string | undefined {
 /** Go's %#v of a []byte, as kube prints spec.request in its error. */
 export function goBytes(b: Buffer): string {
   return `[]byte{${[...b].map((x) => `0x${x.toString(16)}`).join(', ')}}`;
+}
+
+/**
+ * kube's validateCertificate of status.certificate: empty, or one or more PEM blocks, each a CERTIFICATE without
+ * headers holding a certificate. undefined when valid, else the message (Go's x509 parse errors are summarised).
+ */
+export function checkIssuedCertificate(pemData: Buffer): string | undefined {
+  if (pemData.length === 0) return undefined;
+  const blockRe = /-----BEGIN ([^\n-]+)-----\r?\n([\s\S]*?)-----END \1-----/g;
+  let blocks = 0;
+  for (const m of pemData.toString('latin1').matchAll(blockRe)) {
+    if (m[1] !== 'CERTIFICATE') return `only CERTIFICATE PEM blocks are allowed, found ${JSON.stringify(m[1])}`;
+    if (/^[\w-]+:/m.test(m[2]!)) return 'no PEM block headers are permitted';
+    blocks++;
+    try {
+      new X509Certificate(Buffer.from(m[2]!.replace(/\s+/g, ''), 'base64'));
+    } catch {
+      return 'x509: malformed certificate';
+    }
+  }
+  return blocks === 0 ? 'must contain at least one CERTIFICATE PEM block' : undefined;
 }
