@@ -121,6 +121,8 @@ export interface ResourceInfo {
   /** the top-level field that only the status subresource may change */
   hasStatus: boolean;
   printerColumns: PrinterColumn[];
+  /** the Name cell when kube's printer decorates it (a default StorageClass is printed "name (default)") */
+  nameCell?: (obj: KubeObject) => string;
   strategy: Strategy;
   /** set for virtual resources: answered by the server, never stored */
   virtual?: 'authentication' | 'authorization';

@@ -133,10 +133,14 @@ describe('storage.k8s.io immutable fields and columns', () => {
   });
 
   it("kubectl get sc prints kube's columns", async () => {
-    const body = { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'printed' }, provisioner: 'example.com/disk', allowVolumeExpansion: true, volumeBindingMode: 'WaitForFirstConsumer' };
+    const body = {
+      apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'printed', annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } },
+      provisioner: 'example.com/disk', allowVolumeExpansion: true, volumeBindingMode: 'WaitForFirstConsumer',
+    };
     expect((await env.server.request('/apis/storage.k8s.io/v1/storageclasses', { method: 'POST', body })).status).toBe(201);
     const table = await kubectl(env.server.kubeconfigPath, ['get', 'sc', 'printed']);
-    expect(table.stdout).toMatch(/^NAME\s+PROVISIONER\s+RECLAIMPOLICY\s+VOLUMEBINDINGMODE\s+ALLOWVOLUMEEXPANSION\s+AGE\nprinted\s+example\.com\/disk\s+Delete\s+WaitForFirstConsumer\s+true\s+\S+\n$/);
+    // kube's printStorageClass marks the default class in the Name cell
+    expect(table.stdout).toMatch(/^NAME\s+PROVISIONER\s+RECLAIMPOLICY\s+VOLUMEBINDINGMODE\s+ALLOWVOLUMEEXPANSION\s+AGE\nprinted \(default\)\s+example\.com\/disk\s+Delete\s+WaitForFirstConsumer\s+true\s+\S+\n$/);
     const driver = { apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', metadata: { name: 'printed.example.com' }, spec: { tokenRequests: [{ audience: 'vault' }] } };
     expect((await env.server.request('/apis/storage.k8s.io/v1/csidrivers', { method: 'POST', body: driver })).status).toBe(201);
     const drivers = await kubectl(env.server.kubeconfigPath, ['get', 'csidrivers', 'printed.example.com']);

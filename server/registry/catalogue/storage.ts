@@ -7,9 +7,18 @@ const joinedOr = (v: unknown, none: string): string => (Array.isArray(v) && v.le
 // printCSIDriver prints the dereferenced booleans, false when unset
 const flag = (o: KubeObject, field: string): boolean => at(o, 'spec', field) === true;
 
+/** printStorageClass: the default class (storageutil.IsDefaultAnnotation, GA or beta annotation) is marked. */
+function storageClassName(o: KubeObject): string {
+  const a = (o['metadata'] as { annotations?: Record<string, string> } | undefined)?.annotations ?? {};
+  const name = String((o['metadata'] as { name?: string } | undefined)?.name ?? '');
+  const isDefault = a['storageclass.kubernetes.io/is-default-class'] === 'true' || a['storageclass.beta.kubernetes.io/is-default-class'] === 'true';
+  return isDefault ? `${name} (default)` : name;
+}
+
 export const storageEntries: Entry[] = [
   {
     group: 'storage.k8s.io', version: 'v1', resource: 'storageclasses', kind: 'StorageClass', namespaced: false, shortNames: ['sc'],
+    nameCell: storageClassName,
     printerColumns: [
       { name: 'Provisioner', type: 'string', jsonPath: '.provisioner' },
       { name: 'ReclaimPolicy', type: 'string', compute: (o) => str(o['reclaimPolicy'] ?? 'Delete') },
