@@ -41,6 +41,7 @@ import type { Authorizer } from './authz/index.js';
 import { DelayedCalls } from './controllers/delayed-calls.js';
 import { GarbageCollector } from './controllers/garbage-collector.js';
 import { updateTracker } from './endpoints/apply/index.js';
+import { StartupObjects } from './controllers/bootstrap/index.js';
 import { NamespaceController } from './controllers/namespace-controller.js';
 import type { ApiContext, VirtualResourceHandler } from './endpoints/api-context.js';
 import { buildApp } from './http/app.js';
@@ -284,6 +285,10 @@ export class ApiServer {
     // start now and overlap with building the app and the TLS listener.
     this.bootstrapSystemNamespaces();
     this.bootstrapSystemPriorityClasses();
+    // APF's mandatory objects and the local APIServices, created like the namespaces: only the missing ones, concurrently
+    const startupObjects = new StartupObjects({ index: this.index, storeFor: (i) => this.storeFor(i), user: systemUser, retries: this.retries, log: config.log, debug: config.log.v(2) });
+    startupObjects.start();
+    for (const c of startupObjects.readyChecks()) this.health.addReady(c);
     // The port opens while manifests load; the readiness gate holds resource requests until they are in force.
     this.manifestsLoaded = this.loadManifests();
     this.health.addReady({

@@ -83,7 +83,7 @@ describe('unaggregated discovery', () => {
     expect(res.body.kind).toBe('APIGroupList');
     expect(res.body.apiVersion).toBe('v1');
     const names = res.body.groups.map((g: { name: string }) => g.name);
-    expect(names).toEqual(['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apps', 'authentication.k8s.io', 'authorization.k8s.io', 'autoscaling', 'batch', 'coordination.k8s.io', 'discovery.k8s.io', 'events.k8s.io', 'networking.k8s.io', 'node.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'scheduling.k8s.io', 'stable.example.com']);
+    expect(names).toEqual(['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apiregistration.k8s.io', 'apps', 'authentication.k8s.io', 'authorization.k8s.io', 'autoscaling', 'batch', 'certificates.k8s.io', 'coordination.k8s.io', 'discovery.k8s.io', 'events.k8s.io', 'flowcontrol.apiserver.k8s.io', 'networking.k8s.io', 'node.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'resource.k8s.io', 'scheduling.k8s.io', 'stable.example.com', 'storage.k8s.io']);
     // two versions of one group: the preferred (kube's version priority) first
     expect(res.body.groups.find((g: { name: string }) => g.name === 'autoscaling')).toEqual({
       name: 'autoscaling',
@@ -216,7 +216,7 @@ describe('aggregated discovery', () => {
   it('lists every named group on /apis, with scale answering autoscaling/v1 Scale', async () => {
     const res = await request(appFor(builtinIndex())).get('/apis').set('Accept', clientGoAccept).expect(200);
     const doc = JSON.parse(res.text) as APIGroupDiscoveryList;
-    expect(doc.items.map((i) => i.metadata.name)).toEqual(['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apps', 'authentication.k8s.io', 'authorization.k8s.io', 'autoscaling', 'batch', 'coordination.k8s.io', 'discovery.k8s.io', 'events.k8s.io', 'networking.k8s.io', 'node.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'scheduling.k8s.io']);
+    expect(doc.items.map((i) => i.metadata.name)).toEqual(['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apiregistration.k8s.io', 'apps', 'authentication.k8s.io', 'authorization.k8s.io', 'autoscaling', 'batch', 'certificates.k8s.io', 'coordination.k8s.io', 'discovery.k8s.io', 'events.k8s.io', 'flowcontrol.apiserver.k8s.io', 'networking.k8s.io', 'node.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'resource.k8s.io', 'scheduling.k8s.io', 'storage.k8s.io']);
     const deployments = doc.items.find((i) => i.metadata.name === 'apps')!.versions[0]!.resources.find((r) => r.resource === 'deployments')!;
     expect(deployments.subresources).toEqual([
       { subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] },

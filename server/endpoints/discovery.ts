@@ -190,6 +190,7 @@ function subresourcesOf(r: ResourceInfo): Array<{ name: string; group?: string; 
   // autoscaling/v1 Scale is what every scale subresource answers with, whatever the parent's group.
   if (r.subresources.scale) subs.push({ name: 'scale', group: 'autoscaling', version: 'v1', kind: 'Scale' });
   if (r.subresources.status) subs.push({ name: 'status', kind: r.kind });
+  if (r.subresources.approval) subs.push({ name: 'approval', kind: r.kind });
   return subs.sort((a, b) => a.name.localeCompare(b.name));
 }
 

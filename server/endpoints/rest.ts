@@ -285,7 +285,9 @@ function updateSub(store: ResourceStore, ctx: RequestContext, name: string, sub:
     sub === 'scale' && scale
       ? { subresource: 'scale', kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, from: (p) => toScale(p, scale), into: (p, v) => applyScale(p, v, scale) }
       : undefined;
-  return store.update(ctx, name, sub === 'status' ? 'status' : '', transform, opts, true, view, updateTracker(info, manager, sub));
+  // /approval is a CSR's third strategy (kube's ApprovalREST): it writes status.conditions only
+  const storeSub = sub === 'status' || sub === 'approval' ? sub : '';
+  return store.update(ctx, name, storeSub, transform, opts, true, view, updateTracker(info, manager, sub));
 }
 
 /** The manager a write is recorded under: ?fieldManager=, else the User-Agent's prefix (kube's managerOrUserAgent). */

@@ -52,6 +52,8 @@ describe('routeOf: the routes kube-apiserver registers', () => {
     status: [['GET', ok('get')], ['PUT', ok('update')], ['PATCH', ok('patch')], ['DELETE', notAllowed], ['POST', notAllowed]],
     scale: [['GET', ok('get')], ['PUT', ok('update')], ['PATCH', ok('patch')], ['DELETE', notAllowed], ['POST', notAllowed]],
     finalize: [['GET', notAllowed], ['PUT', ok('update')], ['PATCH', notAllowed], ['DELETE', notAllowed], ['POST', notAllowed]],
+    // certificatesigningrequests/approval: ApprovalREST is a Getter and an Updater, like StatusREST
+    approval: [['GET', ok('get')], ['PUT', ok('update')], ['PATCH', ok('patch')], ['DELETE', notAllowed], ['POST', notAllowed]],
   };
   const subresourceRows = served.flatMap((info) =>
     [...subresourcesOf(info).keys()].flatMap((sub) => subresourceCases[sub]!.map(([method, expected]) => [`${info.resource}/${sub}`, method, info, sub, expected] as const)),
@@ -61,6 +63,7 @@ describe('routeOf: the routes kube-apiserver registers', () => {
     for (const info of served) if (info.subresources.status) expect(covered).toContain(`${info.resource}/status`);
     expect(covered).toContain('deployments/scale');
     expect(covered).toContain('namespaces/finalize');
+    expect(covered).toContain('certificatesigningrequests/approval');
   });
   it.each(subresourceRows)('%s %s', (_path, method, info, sub, expected) => {
     expect(routeOf(info, req(method, 'x', sub))).toEqual(expected);

@@ -10,8 +10,10 @@ import type { ResourceInfo, Verb } from '../registry/resource.js';
  * Updater (so a Patcher too); namespaces' FinalizeREST is an Updater only (pkg/registry/core/namespace/storage).
  * None lists, watches, creates or deletes.
  */
-export const subresourceStorageVerbs: Readonly<Record<'status' | 'scale' | 'finalize', readonly Verb[]>> = {
+export const subresourceStorageVerbs: Readonly<Record<'status' | 'scale' | 'finalize' | 'approval', readonly Verb[]>> = {
   status: ['get', 'patch', 'update'],
+  // certificatesigningrequests' ApprovalREST: a Getter and an Updater
+  approval: ['get', 'patch', 'update'],
   scale: ['get', 'patch', 'update'],
   finalize: ['update'],
 };
@@ -22,6 +24,7 @@ export function subresourcesOf(info: ResourceInfo): ReadonlyMap<string, readonly
   if (info.virtual) return subs;
   if (info.subresources.status) subs.set('status', subresourceStorageVerbs.status);
   if (info.subresources.scale) subs.set('scale', subresourceStorageVerbs.scale);
+  if (info.subresources.approval) subs.set('approval', subresourceStorageVerbs.approval);
   if (info.group === '' && info.resource === 'namespaces') subs.set('finalize', subresourceStorageVerbs.finalize);
   return subs;
 }

@@ -210,7 +210,7 @@ export function toTable(resource: ResourceInfo, objects: readonly KubeObject[], 
   if (listMeta?.continue) metadata.continue = listMeta.continue;
   if (listMeta?.remainingItemCount !== undefined) metadata.remainingItemCount = listMeta.remainingItemCount;
   const rows = objects.map<TableRow>((obj) => {
-    const cells: TableCell[] = [obj.metadata?.name ?? '', ...resource.printerColumns.map((c) => cellOf(c, obj, now))];
+    const cells: TableCell[] = [resource.nameCell?.(obj) ?? obj.metadata?.name ?? '', ...resource.printerColumns.map((c) => cellOf(c, obj, now))];
     let object: TableRow['object'];
     switch (include) {
       case 'Object':

@@ -51,11 +51,15 @@ export interface Strategy {
    */
   prepare?(): Promise<void>;
   /**
-   * The kind's own PrepareForCreate / PrepareForUpdate (main resource writes only), after the generic ones: fields
-   * the server derives on write rather than defaults (a DaemonSet's template generation).
+   * kube's PrepareForCreate beyond the generic system fields: what the strategy takes from the request (a CSR's
+   * spec.username/groups/uid from the requesting user) or clears (a CSR's status). Runs before the defaults.
    */
-  prepareForCreate?(obj: KubeObject): void;
-  prepareForUpdate?(obj: KubeObject, old: KubeObject): void;
+  prepareForCreate?(obj: KubeObject, user: UserInfo): void;
+  /**
+   * kube's PrepareForUpdate beyond the generic status/spec split: `subresource` is '' for the main resource,
+   * 'status' or another subresource with its own strategy (a CSR's 'approval'); `next` is changed in place.
+   */
+  prepareForUpdate?(next: KubeObject, old: KubeObject, subresource: string): void;
   /** Defaulting applied before admission validation and storage (the registry's defaulters). */
   applyDefaults?(obj: KubeObject): void;
   /**
@@ -123,6 +127,8 @@ export interface ResourceInfo {
   subresources: {
     status?: boolean;
     scale?: ScaleSubresource;
+    /** certificatesigningrequests/approval: a write of status.conditions alone (kube's ApprovalREST) */
+    approval?: boolean;
   };
   nameRule: NameRule;
   /** metadata.generation is kept and bumped on every change outside metadata and status */
@@ -135,6 +141,8 @@ export interface ResourceInfo {
    * resource: "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice".
    */
   deprecationWarning?: string;
+  /** the Name cell when kube's printer decorates it (a default StorageClass is printed "name (default)") */
+  nameCell?: (obj: KubeObject) => string;
   strategy: Strategy;
   /** set for virtual resources: answered by the server, never stored */
   virtual?: 'authentication' | 'authorization';

@@ -122,6 +122,11 @@ export interface CreateCallOptions {
   bodyIsOwned?: boolean;
   /** records the write in metadata.managedFields (kube's field manager), on the defaulted object before admission */
   trackManagedFields?: ManagedFieldsTracker;
+  /**
+   * The server's own creates only (startup objects): the status the owning controller would write right after,
+   * stored with the object in one write instead of a create and a /status update.
+   */
+  initialStatus?: Record<string, unknown>;
 }
 
 /**
@@ -312,7 +317,7 @@ export class ResourceStore {
     if (this.info.hasGeneration) meta.generation = 1;
     else delete meta.generation;
     if (this.info.hasStatus && !this.info.strategy.statusOnCreate) delete obj.status;
-    this.info.strategy.prepareForCreate?.(obj);
+    this.info.strategy.prepareForCreate?.(obj, ctx.user);
     this.info.strategy.applyDefaults?.(obj);
   }
 
@@ -328,6 +333,7 @@ export class ResourceStore {
     let obj = call.bodyIsOwned ? body : deepCopy(body);
     this.checkTypeMeta(obj);
     this.prepareForCreate(ctx, obj);
+    if (call.initialStatus) obj.status = deepCopy(call.initialStatus);
     await call.trackManagedFields?.(undefined, obj);
     const name = metaOf(obj).name ?? '';
     const attrs = this.attributes(ctx, 'CREATE', '', name, obj, undefined, options);
@@ -453,8 +459,8 @@ export class ResourceStore {
   /** PrepareForUpdate of kube's strategies: who may change status, and generation. */
   private prepareForUpdate(desired: KubeObject, old: KubeObject, subresource: string): KubeObject {
     let next: KubeObject;
-    if (subresource === 'status') {
-      // Status strategy: only status (and nothing in spec or metadata but what kube lets through) changes.
+    if (subresource === 'status' || subresource === 'approval') {
+      // Status strategy (and a CSR's approval strategy, which the resource's own hook narrows to conditions): only status (and nothing in spec or metadata but what kube lets through) changes.
       next = deepCopy(old);
       if (desired.status === undefined) delete next.status;
       else next.status = desired.status;
@@ -480,8 +486,10 @@ export class ResourceStore {
     }
     // kube compares decoded objects, defaults applied: a spec that differs only by defaults is no change
     this.info.strategy.applyDefaults?.(next);
-    if (subresource !== 'status') this.info.strategy.prepareForUpdate?.(next, old);
-    else this.info.strategy.prepareStatusUpdate?.(next, old);
+    // the resource's own rules (a CSR's spec is immutable, its approval writes only conditions; a DaemonSet's template
+    // generation), after the defaults and before generation
+    this.info.strategy.prepareForUpdate?.(next, old, subresource);
+    if (subresource === 'status') this.info.strategy.prepareStatusUpdate?.(next, old);
     if (this.info.hasGeneration) {
       const gen = oldMeta.generation ?? 1;
       meta.generation = jsonEqual(this.generationPart(next), this.generationPart(old)) ? gen : gen + 1;

@@ -5,6 +5,7 @@
 import { useApiServer } from '../../harness/jest.js';
 import { builtinResources } from '../../server/registry/catalogue/index.js';
 import { eventually } from '../support/eventually.js';
+import { certificateRequestPem } from '../support/csr.js';
 
 const env = useApiServer();
 const ns = 'routes';
@@ -77,9 +78,31 @@ const fixtures: Record<string, (name: string) => Obj> = {
   'admissionregistration.k8s.io/mutatingadmissionpolicybindings': () => ({ spec: { policyName: 'none' } }),
   'apiextensions.k8s.io/customresourcedefinitions': (name) => ({ spec: crdSpec(name.split('.')[0]!, 'Gadget', undefined) }),
   [`${crGroup}/widgets`]: () => ({ spec: { replicas: 1 } }),
+  // storage, certificates, resource, flowcontrol, apiregistration
+  'storage.k8s.io/storageclasses': () => ({ provisioner: 'example.com/disk' }),
+  'storage.k8s.io/csidrivers': () => ({ spec: {} }),
+  'storage.k8s.io/csinodes': () => ({ spec: { drivers: [] } }),
+  'storage.k8s.io/csistoragecapacities': () => ({ storageClassName: 'fast' }),
+  'storage.k8s.io/volumeattachments': () => ({ spec: { attacher: 'example.com', source: { persistentVolumeName: 'pv' }, nodeName: 'node-1' } }),
+  'storage.k8s.io/volumeattributesclasses': () => ({ driverName: 'example.com', parameters: { a: 'b' } }),
+  'certificates.k8s.io/certificatesigningrequests': (name) => ({
+    spec: { request: Buffer.from(certificateRequestPem({ commonName: name })).toString('base64'), signerName: 'example.com/signer', usages: ['client auth'] },
+  }),
+  'resource.k8s.io/deviceclasses': () => ({ spec: {} }),
+  'resource.k8s.io/resourceclaims': () => ({ spec: { devices: { requests: [{ name: 'r', exactly: { deviceClassName: 'c' } }] } } }),
+  'resource.k8s.io/resourceclaimtemplates': () => ({ spec: { spec: {} } }),
+  'resource.k8s.io/resourceslices': () => ({ spec: { driver: 'example.com', nodeName: 'node-1', pool: { name: 'p', resourceSliceCount: 1 } } }),
+  'flowcontrol.apiserver.k8s.io/flowschemas': () => ({ spec: { priorityLevelConfiguration: { name: 'catch-all' } } }),
+  'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': () => ({ spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } } }),
+  'apiregistration.k8s.io/apiservices': (name) => ({ spec: { group: name.slice('v1.'.length), version: 'v1', groupPriorityMinimum: 100, versionPriority: 100 } }),
 };
 /** custom resource definitions are named <plural>.<group> */
-const nameFor = (s: Served): string => (s.resource === 'customresourcedefinitions' ? `gadgets.${crGroup}` : `routes-${s.resource}`);
+const nameFor = (s: Served): string => {
+  if (s.resource === 'customresourcedefinitions') return `gadgets.${crGroup}`;
+  // APIServices are named version.group
+  if (s.resource === 'apiservices') return 'v1.routes.example.com';
+  return `routes-${s.resource}`;
+};
 
 const table: Served[] = [
   ...builtinResources.map((r) => ({
@@ -88,7 +111,7 @@ const table: Served[] = [
     resource: r.resource,
     namespaced: r.namespaced,
     virtual: r.virtual !== undefined,
-    subresources: [...(r.subresources.status ? ['status'] : []), ...(r.subresources.scale ? ['scale'] : []), ...(r.group === '' && r.resource === 'namespaces' ? ['finalize'] : [])],
+    subresources: [...(r.subresources.status ? ['status'] : []), ...(r.subresources.scale ? ['scale'] : []), ...(r.group === '' && r.resource === 'namespaces' ? ['finalize'] : []), ...(r.subresources.approval ? ['approval'] : [])],
   })),
   { group: crGroup, version: 'v1', resource: 'widgets', namespaced: true, virtual: false, subresources: ['status', 'scale'] },
 ];
@@ -113,7 +136,7 @@ const status405 = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Fai
 const status404 = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404 };
 
 /** kube's subresource storages: StatusREST and ScaleREST are Getter + Updater (so Patcher), FinalizeREST an Updater. */
-const allowed: Record<string, string[]> = { status: ['GET', 'PUT', 'PATCH'], scale: ['GET', 'PUT', 'PATCH'], finalize: ['PUT'] };
+const allowed: Record<string, string[]> = { status: ['GET', 'PUT', 'PATCH'], scale: ['GET', 'PUT', 'PATCH'], finalize: ['PUT'], approval: ['GET', 'PUT', 'PATCH'] };
 
 beforeAll(async () => {
   expect((await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status).toBe(201);
@@ -170,7 +193,7 @@ describe('verbs × subresources through the HTTP API', () => {
         expect([sub, watchPrefixed.json]).toEqual([sub, status404]);
       }
       // subresources the resource lacks, and unknown ones, have no route at all
-      for (const sub of ['status', 'scale', 'finalize', 'nope'].filter((x) => !s.subresources.includes(x))) {
+      for (const sub of ['status', 'scale', 'finalize', 'approval', 'nope'].filter((x) => !s.subresources.includes(x))) {
         for (const method of ['GET', 'DELETE']) expect([sub, method, (await call(method, `${item()}/${sub}`)).json]).toEqual([sub, method, status404]);
       }
 

@@ -16,6 +16,8 @@ export interface ResourceWalk {
   resource: string;
   kind: string;
   namespaced: boolean;
+  /** The walk's object name, when the kind constrains names (an APIService is version.group); default walk-<kind>. */
+  name?: string;
   /** A valid object of the kind, without apiVersion/kind/metadata.namespace (the walk fills them in). */
   object(name: string): Obj;
   /** Fields kube's defaulting sets on create (empty only for kinds kube defaults nothing of): a dotted path (list items by index: `spec.template.spec.containers.0.imagePullPolicy`) and the value. */
@@ -66,7 +68,7 @@ export function describeResourceWalks(env: ApiServerEnv, namespace: string, walk
 
   describe.each(walks.map((w) => [`${apiVersionOf(w)} ${w.kind}`, w] as const))('%s', (_title, w) => {
     const ns = w.namespaced ? namespace : undefined;
-    const name = `walk-${w.kind.toLowerCase()}`;
+    const name = w.name ?? `walk-${w.kind.toLowerCase()}`;
     const client = (): k8s.KubernetesObjectApi => k8s.KubernetesObjectApi.makeApiClient(env.kubeConfig);
 
     it('is created with kube defaults, read, listed, watched, updated, patched three ways and deleted (client-node)', async () => {

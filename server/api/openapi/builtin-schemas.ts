@@ -33,6 +33,8 @@ const builtinModels: Readonly<Record<string, string>> = {
   'authorization.k8s.io/v1/SelfSubjectRulesReview': 'V1SelfSubjectRulesReview',
   // issue #15 events: client-node names events.k8s.io/v1 Event apart from core's
   'events.k8s.io/v1/Event': 'EventsV1Event',
+  // resource.k8s.io: V1ResourceClaim is core/v1's container claim reference; DRA's claim is prefixed by its group
+  'resource.k8s.io/v1/ResourceClaim': 'ResourceV1ResourceClaim',
 };
 
 /**

@@ -14,7 +14,8 @@ export function updateTracker(info: ResourceInfo, manager: string, subresource: 
   return async (old: KubeObject | undefined, next: KubeObject) => {
     const { ownership } = await resourceApplySchema(info);
     // /status owns status; the main resource of a kind with a status subresource never does
-    const schema = subresource === 'status' ? { ...ownership, ignoreStatus: false } : ownership;
+    // (a CSR's /approval writes status.conditions, so it owns them too)
+    const schema = subresource === 'status' || subresource === 'approval' ? { ...ownership, ignoreStatus: false } : ownership;
     const entries = recordUpdate({
       live: old,
       next,

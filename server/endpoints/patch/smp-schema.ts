@@ -145,6 +145,20 @@ export const strategicMergeSchemas: Readonly<Record<string, StructSchema>> = Obj
   'networking.k8s.io/ServiceCIDR': { metadata: nested(() => objectMeta), status: nested(() => conditionsStatus) },
   'discovery.k8s.io/EndpointSlice': metaOnly,
   'node.k8s.io/RuntimeClass': metaOnly,
+  // storage.k8s.io (StorageClass above), certificates, resource, flowcontrol, apiregistration: k8s.io/api's tags
+  'storage.k8s.io/CSIDriver': metaOnly,
+  'storage.k8s.io/CSINode': { metadata: nested(() => objectMeta), spec: nested(() => ({ drivers: merge('name') })) },
+  'storage.k8s.io/CSIStorageCapacity': metaOnly,
+  'storage.k8s.io/VolumeAttachment': metaOnly,
+  'storage.k8s.io/VolumeAttributesClass': metaOnly,
+  'certificates.k8s.io/CertificateSigningRequest': metaOnly,
+  'resource.k8s.io/DeviceClass': metaOnly,
+  'resource.k8s.io/ResourceClaim': { metadata: nested(() => objectMeta), status: nested(() => ({ reservedFor: merge('uid') })) },
+  'resource.k8s.io/ResourceClaimTemplate': metaOnly,
+  'resource.k8s.io/ResourceSlice': metaOnly,
+  'flowcontrol.apiserver.k8s.io/FlowSchema': { metadata: nested(() => objectMeta), status: nested(() => conditionsStatus) },
+  'flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration': { metadata: nested(() => objectMeta), status: nested(() => conditionsStatus) },
+  'apiregistration.k8s.io/APIService': { metadata: nested(() => objectMeta), status: nested(() => conditionsStatus) },
 });
 
 /** The patch metadata of a kind, or undefined when strategic merge patch is not supported for it. */

@@ -22,6 +22,13 @@ import { nodeEntries } from './node.js';
 import { rbacEntries } from './rbac.js';
 import { schedulingEntries } from './scheduling.js';
 
+// issue #15 (storage, certificates, resource, flowcontrol, apiregistration)
+import { apiregistrationEntries } from './apiregistration.js';
+import { certificatesEntries } from './certificates.js';
+import { flowcontrolEntries } from './flowcontrol.js';
+import { resourceEntries } from './resource.js';
+import { storageEntries } from './storage.js';
+
 const entries: readonly Entry[] = [
   ...coreEntries,
   ...appsEntries,
@@ -37,6 +44,11 @@ const entries: readonly Entry[] = [
   ...discoveryEntries,
   ...eventsEntries,
   ...nodeEntries,
+  ...storageEntries,
+  ...certificatesEntries,
+  ...resourceEntries,
+  ...flowcontrolEntries,
+  ...apiregistrationEntries,
 ];
 
 function complete(e: Entry, strategies: Record<string, Strategy>): ResourceInfo {

@@ -5,6 +5,11 @@ import { appsStrategies } from './apps/index.js';
 import { autoscalingStrategies } from './autoscaling/index.js';
 import { batchStrategies } from './batch/index.js';
 import { coreStrategies } from './core/index.js';
+import { apiregistrationStrategies } from './apiregistration/index.js';
+import { certificatesStrategies } from './certificates/index.js';
+import { flowcontrolStrategies } from './flowcontrol/index.js';
+import { resourceStrategies } from './resource/index.js';
+import { storageStrategies } from './storage/index.js';
 import { policyStrategiesFor, type PolicyStrategyOptions } from './policies.js';
 // issue #15 networking, rbac, scheduling, coordination, discovery, events, node
 import { coordinationStrategies } from './coordination/index.js';
@@ -46,4 +51,10 @@ const strategies: Record<string, Strategy> = {
   ...batchStrategies,
   ...autoscalingStrategies,
   ...policyStrategies,
+  // storage, certificates, resource, flowcontrol, apiregistration
+  ...storageStrategies,
+  ...certificatesStrategies,
+  ...resourceStrategies,
+  ...flowcontrolStrategies,
+  ...apiregistrationStrategies,
 };

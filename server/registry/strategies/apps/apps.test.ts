@@ -1,6 +1,6 @@
 // Pure rules of the apps/v1 strategies, table-driven with kube's texts (pkg/apis/apps/validation/validation.go).
 import { formatFieldError, FieldPath } from '../../../api/field.js';
-import type { KubeObject } from '../../../api/types.js';
+import type { KubeObject, UserInfo } from '../../../api/types.js';
 import { controllerRevisionStrategy } from './controllerrevision.js';
 import { daemonSetStrategy, templateGenerationAnnotation } from './daemonset.js';
 import { deploymentStrategy } from './deployment.js';
@@ -102,29 +102,31 @@ describe('StatefulSet', () => {
   });
 });
 
+const admin: UserInfo = { username: 'kubernetes-admin', groups: ['system:masters'] };
+
 describe('DaemonSet template generation', () => {
   const generation = (o: KubeObject) => o.metadata?.annotations?.[templateGenerationAnnotation];
 
   it('starts at 1, or keeps a higher value sent on create', () => {
     const ds = workload('DaemonSet', {});
-    daemonSetStrategy.prepareForCreate!(ds);
+    daemonSetStrategy.prepareForCreate!(ds, admin);
     expect(generation(ds)).toBe('1');
     const given = workload('DaemonSet', {});
     given.metadata!.annotations = { [templateGenerationAnnotation]: '4' };
-    daemonSetStrategy.prepareForCreate!(given);
+    daemonSetStrategy.prepareForCreate!(given, admin);
     expect(generation(given)).toBe('4');
   });
 
   it('follows template changes on update, whatever the client sends', () => {
     const old = workload('DaemonSet', {});
-    daemonSetStrategy.prepareForCreate!(old);
+    daemonSetStrategy.prepareForCreate!(old, admin);
     const same = structuredClone(old);
     same.metadata!.annotations = { [templateGenerationAnnotation]: '7' };
-    daemonSetStrategy.prepareForUpdate!(same, old);
+    daemonSetStrategy.prepareForUpdate!(same, old, '');
     expect(generation(same)).toBe('1');
     const changed = structuredClone(old);
     (changed['spec'] as Obj)['template'] = template({ app: 'a' }, { hostname: 'x' });
-    daemonSetStrategy.prepareForUpdate!(changed, old);
+    daemonSetStrategy.prepareForUpdate!(changed, old, '');
     expect(generation(changed)).toBe('2');
   });
 });

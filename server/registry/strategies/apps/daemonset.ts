@@ -28,7 +28,9 @@ export const daemonSetStrategy: Strategy = {
   prepareForCreate(obj) {
     setTemplateGeneration(obj, Math.max(1, templateGenerationOf(obj)));
   },
-  prepareForUpdate(obj, old) {
+  prepareForUpdate(obj, old, subresource) {
+    // kube's daemonSetStrategy.PrepareForUpdate; its status strategy leaves the annotation alone
+    if (subresource !== '') return;
     const oldGeneration = templateGenerationOf(old);
     const templateChanged = !jsonEqual(specOf(obj)['template'] ?? null, specOf(old)['template'] ?? null);
     setTemplateGeneration(obj, templateChanged ? oldGeneration + 1 : oldGeneration);
