@@ -311,6 +311,31 @@ describe.each([['memory'], ['etcd']] as const)('a no-privileged ValidatingAdmiss
     for (const kd of mutable) expect(reapplied.stderr).toContain(denial(kd, nameOf(kd, false), 'no-privileged-binding'));
   });
 
+  it('refuses a privileged ephemeral container by validation where kube does, and by the policy in a StatefulSet template', async () => {
+    // kube's ValidatePodCreate and ValidatePodTemplateSpec refuse ephemeral containers before admission runs; a
+    // StatefulSet's template pod spec is not validated (ValidatePodTemplateSpecForStatefulSet), so only the policy's
+    // ephemeralContainers check stands between it and the cluster
+    const ephemeral = { name: 'debug', image: 'busybox:1.36', securityContext: { privileged: true } };
+    const invalid: Record<string, string> = {
+      Pod: 'Pod "{name}" is invalid: spec.ephemeralContainers: Forbidden: cannot be set on create',
+      Deployment: 'Deployment.apps "{name}" is invalid: spec.template.spec.ephemeralContainers: Forbidden: ephemeral containers not allowed in pod template',
+      ReplicaSet: 'ReplicaSet.apps "{name}" is invalid: spec.template.spec.ephemeralContainers: Forbidden: ephemeral containers not allowed in pod template',
+      DaemonSet: 'DaemonSet.apps "{name}" is invalid: spec.template.spec.ephemeralContainers: Forbidden: ephemeral containers not allowed in pod template',
+      Job: 'Job.batch "{name}" is invalid: spec.template.spec.ephemeralContainers: Forbidden: ephemeral containers not allowed in pod template',
+      CronJob: 'CronJob.batch "{name}" is invalid: spec.jobTemplate.spec.template.spec.ephemeralContainers: Forbidden: ephemeral containers not allowed in pod template',
+    };
+    for (const kd of kinds) {
+      const name = `${kd.kind.toLowerCase()}-ephemeral`;
+      const obj = manifest(kd, name, false);
+      const spec = obj['spec'] as Obj;
+      const pod = (kd.kind === 'Pod' ? spec : kd.kind === 'CronJob' ? (((spec['jobTemplate'] as Obj)['spec'] as Obj)['template'] as Obj)['spec'] : (spec['template'] as Obj)['spec']) as Obj;
+      pod['ephemeralContainers'] = [ephemeral];
+      const res = await api(env.server, 'POST', restPath(kd, ns.deny), obj);
+      const expected = kd.kind === 'StatefulSet' ? denial(kd, name, 'no-privileged-binding') : invalid[kd.kind]!.replace('{name}', name);
+      expect([kd.kind, res.status, res.json['message']]).toEqual([kd.kind, 422, expected]);
+    }
+  });
+
   it('admits each privileged kind with the binding\'s warning when validationActions is [Warn]', async () => {
     const r = await k(['apply', '-n', ns.warn, '-f', '-'], stream(kinds.map((kd) => manifest(kd, nameOf(kd, true), true))));
     expect(r.code).toBe(0);
