@@ -8,7 +8,7 @@ import { jsonEqual } from '../../object-fields.js';
 import { labelSelectorAsSelector, validateLabelSelector, type LabelSelectorLike } from '../../selectors/label-selector.js';
 import { regexError } from '../../validation/name.js';
 import { validateLabels } from '../../validation/object-meta.js';
-import { defaultPodSpec, validatePodSpec } from '../core/pod.js';
+import { defaultPodSpec, validateTemplatePodSpec } from '../core/pod.js';
 import { objAt, type Obj } from '../fields.js';
 
 const asObj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
@@ -88,7 +88,7 @@ export function validateControllerTemplate(spec: Obj, path: FieldPath, kind: str
   const podSpec = asObj(template['spec']);
   errs.push(...validateLabels(asObj(asObj(template['metadata'])['labels']) as Record<string, string>, templatePath.child('labels')));
   // StatefulSet leaves its template's pod spec unvalidated (a TODO in kube: volumes vs volumeClaimTemplates).
-  if (opts.validatePodSpec !== false) errs.push(...validatePodSpec(podSpec, templatePath.child('spec')));
+  if (opts.validatePodSpec !== false) errs.push(...validateTemplatePodSpec(podSpec, templatePath.child('spec')));
   const restartPolicy = podSpec['restartPolicy'];
   if (restartPolicy !== 'Always') errs.push(fieldErrors.notSupported(templatePath.child('spec', 'restartPolicy'), restartPolicy ?? '', ['Always']));
   if (podSpec['activeDeadlineSeconds'] !== undefined && podSpec['activeDeadlineSeconds'] !== null) {

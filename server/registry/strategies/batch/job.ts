@@ -8,7 +8,7 @@ import type { Strategy } from '../../resource.js';
 import { labelSelectorMatches, validateLabelSelector } from '../../selectors/label-selector.js';
 import { isDNS1123Label } from '../../validation/name.js';
 import { objAt, setDefault, type Obj } from '../fields.js';
-import { defaultPodSpec, validatePodSpec } from '../core/pod.js';
+import { defaultPodSpec, validateTemplatePodSpec } from '../core/pod.js';
 
 // pkg/apis/batch/types.go: the labels the job strategy puts on the pod template, prefixed and legacy.
 export const jobNameLabel = 'batch.kubernetes.io/job-name';
@@ -106,7 +106,7 @@ export function validateJobSpecCommon(specValue: unknown, path: FieldPath): Fiel
     else if (spec['podFailurePolicy'] && prp !== 'Failed') errs.push(fieldErrors.notSupported(path.child('podReplacementPolicy'), prp, ['Failed']));
   }
   const template = (spec['template'] ?? {}) as Obj;
-  errs.push(...validatePodSpec(template['spec'], path.child('template', 'spec')));
+  errs.push(...validateTemplatePodSpec(template['spec'], path.child('template', 'spec')));
   // restartPolicy is defaulted to Always for pods, so Always and "" both mean "not set for a job"
   const rp = ((template['spec'] ?? {}) as Obj)['restartPolicy'];
   const rpPath = path.child('template', 'spec', 'restartPolicy');

@@ -54,6 +54,16 @@ export function validatePodSpec(spec: unknown, path: FieldPath): FieldError[] {
   return errs;
 }
 
+/**
+ * ValidatePodTemplateSpec's pod spec part: the pod spec, then kube's refusal of ephemeral containers, which only the
+ * pods/ephemeralcontainers subresource of a running pod may add (pkg/apis/core/validation/validation.go).
+ */
+export function validateTemplatePodSpec(spec: unknown, path: FieldPath): FieldError[] {
+  const errs = validatePodSpec(spec, path);
+  if (listAt((spec ?? {}) as Obj, 'ephemeralContainers').length > 0) errs.push(fieldErrors.forbidden(path.child('ephemeralContainers'), 'ephemeral containers not allowed in pod template'));
+  return errs;
+}
+
 /** Fields of a running pod's spec kube lets an update change. */
 function mutablePodSpecView(spec: Obj): Obj {
   const copy = structuredClone(spec);
@@ -72,7 +82,10 @@ export const podStrategy: Strategy = {
     setDefault(status, 'qosClass', 'BestEffort');
   },
   validate(obj) {
-    return validatePodSpec(obj['spec'], FieldPath.root('spec'));
+    const errs = validatePodSpec(obj['spec'], FieldPath.root('spec'));
+    // ValidatePodCreate: ephemeral containers only come through the ephemeralcontainers subresource
+    if (listAt((obj['spec'] ?? {}) as Obj, 'ephemeralContainers').length > 0) errs.push(fieldErrors.forbidden('spec.ephemeralContainers', 'cannot be set on create'));
+    return errs;
   },
   validateUpdate(obj, old) {
     const errs = validatePodSpec(obj['spec'], FieldPath.root('spec'));

@@ -6,7 +6,7 @@ import type { Strategy } from '../../resource.js';
 import { isDNS1123Label } from '../../validation/name.js';
 import { validateLabels } from '../../validation/object-meta.js';
 import { objAt, setDefault, type Obj } from '../fields.js';
-import { defaultPodSpec, validatePodSpec } from './pod.js';
+import { defaultPodSpec, validateTemplatePodSpec } from './pod.js';
 
 type Labels = Record<string, string>;
 const labelsOf = (v: unknown): Labels | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Labels) : undefined);
@@ -20,7 +20,7 @@ function goMap(labels: Labels): GoStructValue {
 /** ValidatePodTemplateSpec: template labels and the pod spec. */
 export function validatePodTemplateSpec(template: Obj, path: FieldPath): FieldError[] {
   const meta = (template['metadata'] ?? {}) as Obj;
-  return validateLabels(labelsOf(meta['labels']), path.child('labels')).concat(validatePodSpec(template['spec'], path.child('spec')));
+  return validateLabels(labelsOf(meta['labels']), path.child('labels')).concat(validateTemplatePodSpec(template['spec'], path.child('spec')));
 }
 
 function validateSpec(obj: Obj): FieldError[] {
