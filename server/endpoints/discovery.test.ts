@@ -191,10 +191,12 @@ describe('unaggregated discovery', () => {
     const app = appFor(builtinIndex()).listen(0, '127.0.0.1');
     afterDone.push(() => app.close());
     await new Promise((resolve) => app.once('listening', resolve));
-    const binary = (res: NodeJS.ReadableStream, done: (err: Error | null, body: Buffer) => void) => {
+    // the raw bytes: superagent hands the parser the response stream (typed as its Response)
+    const binary = (res: request.Response, done: (err: Error | null, body: Buffer) => void) => {
+      const stream = res as unknown as NodeJS.ReadableStream;
       const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => done(null, Buffer.concat(chunks)));
     };
     const pb = await request(app).get(path).set('Accept', accept).buffer(true).parse(binary).expect(200);
     expect(pb.headers['content-type']).toBe('application/vnd.kubernetes.protobuf');

@@ -3,6 +3,7 @@
 import YAML from 'yaml';
 import type { RawResponse } from '../support/raw-https.js';
 import type { FuzzRequest } from './generate.js';
+import { decodeProtobufStatus } from './protobuf-status.js';
 
 export interface Finding {
   /** what is wrong: 5xx, not-a-status, slow, connection-error, crash, round-trip, … */
@@ -78,12 +79,10 @@ function reasonless500(req: FuzzRequest, res: RawResponse, of: { method?: string
   if (res.status !== 500) return false;
   if (of.method !== undefined && req.method !== of.method) return false;
   if (of.contentType !== undefined && !of.contentType.test(req.headers['Content-Type'] ?? '')) return false;
-  try {
-    const s = JSON.parse(res.body.toString('utf8')) as { reason?: unknown; message?: unknown };
-    return (s.reason === undefined || s.reason === '') && typeof s.message === 'string' && messages.some((m) => m.test(s.message as string));
-  } catch {
-    return false;
-  }
+  // the same rule whichever format the Status was negotiated in (kube answers protobuf to a client preferring it)
+  const s = statusBody(res);
+  if (typeof s === 'string') return false;
+  return (s['reason'] === undefined || s['reason'] === '') && typeof s['message'] === 'string' && messages.some((m) => m.test(s['message'] as string));
 }
 
 /** The time bound for one request: generous for 2 slow CI cores, linear in the body size. */
@@ -91,14 +90,10 @@ export function timeBoundMs(req: Pick<FuzzRequest, 'body'>): number {
   return 2000 + 2 * ((req.body?.length ?? 0) / 1024);
 }
 
-const protobufMagic = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
-
-/** Why an error response is not a kube `metav1.Status` in the negotiated format, or undefined if it is one. */
-export function statusProblem(res: RawResponse): string | undefined {
+/** An error body read in its Content-Type (JSON, YAML or kube's protobuf) as a JSON object; a string says why not. */
+function statusBody(res: RawResponse): Record<string, unknown> | string {
   const type = String(res.headers['content-type'] ?? '').split(';')[0]!.trim();
-  if (type === 'application/vnd.kubernetes.protobuf') {
-    return res.body.subarray(0, 4).equals(protobufMagic) ? undefined : 'protobuf error body without the k8s envelope';
-  }
+  if (type === 'application/vnd.kubernetes.protobuf') return decodeProtobufStatus(res.body);
   let parsed: unknown;
   try {
     const text = res.body.toString('utf8');
@@ -108,8 +103,15 @@ export function statusProblem(res: RawResponse): string | undefined {
   } catch (err) {
     return `error body does not parse as ${type}: ${(err as Error).message}`;
   }
-  const s = parsed as { kind?: unknown; apiVersion?: unknown; status?: unknown; code?: unknown; message?: unknown };
-  if (s === null || typeof s !== 'object') return 'error body is not an object';
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return 'error body is not an object';
+  return parsed as Record<string, unknown>;
+}
+
+/** Why an error response is not a kube `metav1.Status` in the negotiated format, or undefined if it is one. */
+export function statusProblem(res: RawResponse): string | undefined {
+  const body = statusBody(res);
+  if (typeof body === 'string') return body;
+  const s = body as { kind?: unknown; apiVersion?: unknown; status?: unknown; code?: unknown; message?: unknown };
   if (s.kind !== 'Status' || s.apiVersion !== 'v1') return `error body is kind ${String(s.kind)} ${String(s.apiVersion)}, not v1 Status`;
   if (s.status !== 'Failure') return `Status.status is ${String(s.status)}, not Failure`;
   if (s.code !== res.status) return `Status.code ${String(s.code)} differs from the HTTP status ${res.status}`;
