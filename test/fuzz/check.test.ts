@@ -69,6 +69,31 @@ describe('fuzz response checks', () => {
       ['5xx'],
     ],
     ['a 409 to a DELETE without preconditions is a finding', req({ method: 'DELETE', body: undefined }), res(409, status(409, { reason: 'Conflict' })), ['conflict-on-delete']],
+    [
+      'a 409 to a DELETE whose query names a resourceVersion passes: without a body the query is its DeleteOptions',
+      req({ method: 'DELETE', path: '/apis/apps/v1/namespaces/fuzz/daemonsets/fz-3?resourceVersion=-1', body: undefined }),
+      res(409, status(409, { reason: 'Conflict' })),
+      [],
+    ],
+    [
+      'a 409 to a DELETE with a body and a query resourceVersion is a finding: the body wins',
+      req({ method: 'DELETE', path: '/apis/apps/v1/namespaces/fuzz/daemonsets/fz-3?resourceVersion=-1', body: Buffer.from('{}') }),
+      res(409, status(409, { reason: 'Conflict' })),
+      ['conflict-on-delete'],
+    ],
+    [
+      'kube\'s reasonless 500 for a $setElementOrder list holding a non-map passes',
+      req({ method: 'PATCH', headers: { 'Content-Type': 'application/strategic-merge-patch+json' } }),
+      res(500, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'value for key 1 is not a map', code: 500 }),
+      [],
+    ],
+    [
+      'a HEAD 500 to a get whose resourceVersion is not a uint64 passes, as the GET\'s 500 does',
+      req({ method: 'HEAD', path: '/api/v1/namespaces/fuzz/serviceaccounts/%00?resourceVersion=1.5', body: undefined }),
+      res(500, ''),
+      [],
+    ],
+    ['a HEAD 500 without that input is a finding', req({ method: 'HEAD', path: '/api/v1/namespaces/fuzz/serviceaccounts/a?resourceVersion=15', body: undefined }), res(500, ''), ['5xx']],
     ['a 409 to a DELETE with preconditions passes', req({ method: 'DELETE', body: Buffer.from('{"preconditions":{"uid":"x"}}') }), res(409, status(409, { reason: 'Conflict' })), []],
     [
       'the reasonless 500 kube answers for a server-side apply that does not fit the schema passes',
