@@ -184,9 +184,47 @@ describe('unaggregated discovery', () => {
     await request(app).get('/apis/stable.example.com').expect(404);
   });
 
-  it('refuses a protobuf-only Accept with 406 NotAcceptable', async () => {
-    const res = await request(appFor(builtinIndex())).get('/api/v1').set('Accept', 'application/vnd.kubernetes.protobuf').expect(406);
-    expect(res.body).toMatchObject({ kind: 'Status', reason: 'NotAcceptable', code: 406 });
+  const afterDone: Array<() => void> = [];
+  afterEach(() => afterDone.splice(0).forEach((f) => f()));
+
+  // kube's discovery handlers write through the negotiated serializers (discovery/version.go, group.go, root.go,
+  // legacy.go: WriteObjectNegotiated), and the metav1 discovery types have protobuf messages.
+  it.each([
+    ['/api/v1', 'application/vnd.kubernetes.protobuf'],
+    ['/apis/apps/v1', 'application/vnd.kubernetes.protobuf,application/json'],
+    ['/apis/apps', 'application/vnd.kubernetes.protobuf'],
+    ['/apis', 'application/vnd.kubernetes.protobuf,application/json'],
+    ['/api', 'application/vnd.kubernetes.protobuf'],
+  ])('answers GET %s with Accept %s in protobuf, the same document as in JSON', async (path, accept) => {
+    // one listener for both requests: /api names the address it was reached on
+    const app = appFor(builtinIndex()).listen(0, '127.0.0.1');
+    afterDone.push(() => app.close());
+    await new Promise((resolve) => app.once('listening', resolve));
+    // the raw bytes: superagent hands the parser the response stream (typed as its Response)
+    const binary = (res: request.Response, done: (err: Error | null, body: Buffer) => void) => {
+      const stream = res as unknown as NodeJS.ReadableStream;
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => done(null, Buffer.concat(chunks)));
+    };
+    const pb = await request(app).get(path).set('Accept', accept).buffer(true).parse(binary).expect(200);
+    expect(pb.headers['content-type']).toBe('application/vnd.kubernetes.protobuf');
+    const body = pb.body as Buffer;
+    expect([...body.subarray(0, 4)]).toEqual([0x6b, 0x38, 0x73, 0x00]);
+    const json = (await request(app).get(path).set('Accept', 'application/json').expect(200)).body as Record<string, unknown>;
+    const { loadProtobufCodec } = await import('../http/responses.js');
+    const decoded = (await loadProtobufCodec()).decodeKubernetesProtobuf(body) as Record<string, unknown>;
+    expect(decoded).toEqual({ ...json, apiVersion: 'v1' });
+  });
+
+  it('refuses an Accept no serializer matches with 406 NotAcceptable, listing the codecs’ media types', async () => {
+    const res = await request(appFor(builtinIndex())).get('/api/v1').set('Accept', 'text/html').expect(406);
+    expect(res.body).toMatchObject({
+      kind: 'Status',
+      reason: 'NotAcceptable',
+      code: 406,
+      message: 'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+    });
   });
 });
 

@@ -7,7 +7,9 @@ import { createHash } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { StatusError } from '../api/errors.js';
 import { apiVersionOf } from '../api/types.js';
-import { writeError } from '../http/responses.js';
+import type { JsonObject } from '../api/types.js';
+import { loadProtobufCodec, writeError } from '../http/responses.js';
+import { negotiateOutput, protobufMediaType } from '../http/protobuf/negotiate.js';
 import type { ResourceIndex } from '../registry/resource-index.js';
 import type { ResourceInfo, Verb } from '../registry/resource.js';
 import { kubernetesMajor, kubernetesMinor } from '../version.js';
@@ -352,11 +354,6 @@ export function contentHash(body: string): string {
 
 export const notFoundError = (): StatusError => new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
 
-function notAcceptable(allowAggregated: boolean): StatusError {
-  const types = allowAggregated ? ['application/json', aggregatedContentType('v2'), aggregatedContentType('v2beta1')] : ['application/json'];
-  return new StatusError(406, 'NotAcceptable', `only the following media types are accepted: ${types.join(', ')}`, {});
-}
-
 /** Sends a body with exactly this Content-Type (express would rewrite it for a string body, adding a charset). */
 export function sendBody(res: Response, code: number, contentType: string, body: string): void {
   res.status(code).setHeader('Content-Type', contentType);
@@ -365,6 +362,30 @@ export function sendBody(res: Response, code: number, contentType: string, body:
 
 function sendJSON(res: Response, body: object): void {
   sendBody(res, 200, 'application/json', JSON.stringify(body));
+}
+
+/**
+ * An unaggregated discovery document (APIVersions, APIGroupList, APIGroup, APIResourceList): kube's discovery
+ * handlers write it with WriteObjectNegotiated through the server's codecs and DefaultEndpointRestrictions
+ * (k8s.io/apiserver/pkg/endpoints/discovery/{legacy,root,group,version}.go), so a client preferring protobuf gets
+ * the metav1 message in kube's envelope (these types have protobuf messages in meta/v1/generated.proto), and an
+ * Accept nothing matches is a 406 listing the codecs' media types.
+ */
+function sendDiscoveryObject(req: Request, res: Response, body: { kind?: string; apiVersion?: string }): void {
+  const n = negotiateOutput(req.headers.accept, { protobufObjects: true });
+  if (!n.ok) return writeError(res, new StatusError(406, 'NotAcceptable', n.message, {}));
+  if (n.mediaType !== protobufMediaType) return sendJSON(res, body);
+  // the envelope names the unversioned kinds under v1 (metav1.AddToGroupVersion registers them there)
+  const envelope = { apiVersion: 'v1', ...body } as unknown as JsonObject;
+  loadProtobufCodec().then(
+    (codec) => {
+      const bytes = codec.encodeKubernetesProtobuf(envelope);
+      if (!bytes) return sendJSON(res, body);
+      res.status(200).setHeader('Content-Type', protobufMediaType);
+      res.end(bytes);
+    },
+    (err: unknown) => writeError(res, err),
+  );
 }
 
 /** The address clients reach this server on, for serverAddressByClientCIDRs. */
@@ -404,39 +425,35 @@ export function discoveryRouter(index: ResourceIndex, opts: DiscoveryOptions): R
 
   router.get('/api', (req, res) => {
     const format = negotiateDiscovery(req.headers.accept, true);
-    if (!format) return writeError(res, notAcceptable(true));
-    if (format.kind === 'aggregated') return serveAggregated(req, res, aggregatedDiscovery(index, 'api', format.version), format.version);
+    if (format?.kind === 'aggregated') return serveAggregated(req, res, aggregatedDiscovery(index, 'api', format.version), format.version);
+    // anything else is the unaggregated handler's to negotiate (aggregated.WrappedHandler)
     res.setHeader('Vary', 'Accept');
-    sendJSON(res, apiVersions(index, serverAddressOf(req)));
+    sendDiscoveryObject(req, res, apiVersions(index, serverAddressOf(req)));
   });
 
   router.get('/apis', (req, res) => {
     const format = negotiateDiscovery(req.headers.accept, true);
-    if (!format) return writeError(res, notAcceptable(true));
-    if (format.kind === 'aggregated') return serveAggregated(req, res, aggregatedDiscovery(index, 'apis', format.version), format.version);
+    if (format?.kind === 'aggregated') return serveAggregated(req, res, aggregatedDiscovery(index, 'apis', format.version), format.version);
     res.setHeader('Vary', 'Accept');
-    sendJSON(res, apiGroupList(index));
+    sendDiscoveryObject(req, res, apiGroupList(index));
   });
 
   router.get('/api/:version', (req, res) => {
-    if (!negotiateDiscovery(req.headers.accept, false)) return writeError(res, notAcceptable(false));
     const list = apiResourceList(index, '', req.params.version);
     if (!list) return writeError(res, notFoundError());
-    sendJSON(res, list);
+    sendDiscoveryObject(req, res, list);
   });
 
   router.get('/apis/:group', (req, res) => {
-    if (!negotiateDiscovery(req.headers.accept, false)) return writeError(res, notAcceptable(false));
     const g = apiGroup(index, req.params.group);
     if (!g) return writeError(res, notFoundError());
-    sendJSON(res, g);
+    sendDiscoveryObject(req, res, g);
   });
 
   router.get('/apis/:group/:version', (req, res) => {
-    if (!negotiateDiscovery(req.headers.accept, false)) return writeError(res, notAcceptable(false));
     const list = apiResourceList(index, req.params.group, req.params.version);
     if (!list) return writeError(res, notFoundError());
-    sendJSON(res, list);
+    sendDiscoveryObject(req, res, list);
   });
 
   return router;

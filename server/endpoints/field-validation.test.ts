@@ -4,7 +4,7 @@ import { StatusError } from '../api/errors.js';
 import type { KubeObject } from '../api/types.js';
 import { builtinResources } from '../registry/catalogue/index.js';
 import type { ResourceInfo } from '../registry/resource.js';
-import { checkResourceFields, checkScaleFields, patchedFieldCheck, type FieldValidation } from './field-validation.js';
+import { checkResourceFields, checkScaleFields, patchedFieldCheck, strictDecodingWarnings, type FieldValidation } from './field-validation.js';
 import { JSONPatchType, MergePatchType, StrategicMergePatchType } from './patch/index.js';
 
 const resource = (kind: string): ResourceInfo => {
@@ -147,7 +147,8 @@ describe('strict decoding of create and update bodies', () => {
     const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: "1"\n  a: "2"\nfoo: 1\n';
     const warnings: string[] = [];
     await checkResourceFields(resource('ConfigMap'), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: '2' }, foo: 1 }, 'Warn', warnings, { raw: Buffer.from(text), mediaType: 'application/yaml' });
-    expect(warnings).toEqual(['yaml: unmarshal errors:\n  line 7: key "a" already set in map', 'unknown field "foo"']);
+    // as warnings, parseYAMLWarnings splits the yaml error into its lines (handlers/rest.go)
+    expect(warnings).toEqual(['line 7: key "a" already set in map', 'unknown field "foo"']);
   });
 
   it('checks a /scale body as an autoscaling/v1 Scale', async () => {
@@ -222,5 +223,30 @@ describe('strict decoding of patches', () => {
   it('checks nothing under Ignore', async () => {
     const r = await patch(MergePatchType, '{"spec":{"foo":1,"foo":2}}', { ...current, foo: 1 }, 'Ignore');
     expect(r).toEqual({ warnings: [] });
+  });
+});
+
+// kube's TestParseYAMLWarnings (k8s.io/apiserver/pkg/endpoints/handlers/rest_test.go): each duplicate of a YAML body
+// is its own warning under Warn, the "yaml: unmarshal errors:" prefix and indentation gone.
+describe('YAML duplicate keys under Warn, as addStrictDecodingWarnings splits them', () => {
+  const head = '---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: no-errors\ndata:\n  field1: val1\n  field2: val2\n';
+  const warnUnder = async (text: string, mode: FieldValidation) => {
+    const warnings: string[] = [];
+    await checkResourceFields(resource('ConfigMap'), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'no-errors' } }, mode, warnings, { raw: Buffer.from(text), mediaType: 'application/yaml' });
+    return warnings;
+  };
+  it.each([
+    ['no errors', head, []],
+    ['one error', `${head}  field2: val3\n`, ['line 9: key "field2" already set in map']],
+    ['many errors', `${head}  field2: val3\n  field3: val1\n  field3: val2\n`, ['line 9: key "field2" already set in map', 'line 11: key "field3" already set in map']],
+  ])('%s', async (_name, text, expected) => {
+    expect(await warnUnder(text, 'Warn')).toEqual(expected);
+  });
+
+  it('keeps other strict errors whole', () => {
+    expect(strictDecodingWarnings(['unknown field "spec.foo"', 'error converting YAML to JSON: yaml: unmarshal errors:\n  line 3: key "a" already set in map'])).toEqual([
+      'unknown field "spec.foo"',
+      'line 3: key "a" already set in map',
+    ]);
   });
 });

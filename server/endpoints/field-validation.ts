@@ -105,10 +105,24 @@ function cannotBeHandled(t: Target, obj: KubeObject, error: string) {
   return errors.badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a ${t.kind}: ${error}`);
 }
 
+/**
+ * handlers' addStrictDecodingWarnings and parseYAMLWarnings (k8s.io/apiserver/pkg/endpoints/handlers/rest.go): a
+ * yaml.v2 "yaml: unmarshal errors:\n  line 7: …" error becomes one warning per line, trimmed (a header cannot carry
+ * the newline: NewWarningHeader refuses control characters); any other strict error is one warning as it is.
+ */
+export function strictDecodingWarnings(strict: readonly string[]): string[] {
+  const shortPrefix = 'yaml: unmarshal errors:\n';
+  const longPrefix = 'error converting YAML to JSON: yaml: unmarshal errors:\n';
+  return strict.flatMap((e) => {
+    const rest = e.startsWith(shortPrefix) ? e.slice(shortPrefix.length) : e.startsWith(longPrefix) ? e.slice(longPrefix.length) : undefined;
+    return rest === undefined ? [e] : rest.split('\n').map((line) => line.trim());
+  });
+}
+
 function reportStrict(t: Target, obj: KubeObject, mode: FieldValidation, warnings: string[], strict: readonly string[]): void {
   if (mode === 'Ignore' || strict.length === 0) return;
   if (mode === 'Strict') throw cannotBeHandled(t, obj, `strict decoding error: ${strict.join(', ')}`);
-  warnings.push(...strict);
+  warnings.push(...strictDecodingWarnings(strict));
 }
 
 /**
@@ -214,7 +228,7 @@ export async function patchedFieldCheck(info: ResourceInfo, scaleSubresource: bo
     }
     const strict = [...patchErrors, ...resultErrors];
     if (strict.length > 0 && mode === 'Strict') throw patchInvalid(smp ? smpBadValue() : goJsonMarshal(patched), `strict decoding error: ${strict.join(', ')}`);
-    if (mode === 'Warn') warnings.push(...strict);
+    if (mode === 'Warn') warnings.push(...strictDecodingWarnings(strict));
     prune?.();
     return patched;
   };

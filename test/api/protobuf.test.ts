@@ -239,6 +239,23 @@ describe('protobuf request and response bodies', () => {
     expect(names).toContain('raw-cm');
   });
 
+  it('serves discovery in protobuf to kubectl’s Accept, as kube’s discovery handlers negotiate it', async () => {
+    // client-go's discovery asks for protobuf first; kube answers an APIResourceList{groupVersion 1, resources 2}
+    const r = await request('GET', '/api/v1', { Accept: `${protobuf},application/json` });
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe(protobuf);
+    const list = unwrap(r.body);
+    expect({ apiVersion: list.apiVersion, kind: list.kind }).toEqual({ apiVersion: 'v1', kind: 'APIResourceList' });
+    expect(str(list.raw, 1)).toBe('v1');
+    // APIResource{name 1, namespaced 2, kind 3}
+    const pods = (list.raw.get(2) ?? []).map((item) => readWire(item as Buffer)).find((res) => str(res, 1) === 'pods');
+    expect(pods && [str(pods, 3), num(pods, 2)]).toEqual(['Pod', 1]);
+    const groups = unwrap((await request('GET', '/apis', { Accept: protobuf })).body);
+    expect({ apiVersion: groups.apiVersion, kind: groups.kind }).toEqual({ apiVersion: 'v1', kind: 'APIGroupList' });
+    // APIGroupList{groups 1: APIGroup{name 1}}
+    expect((groups.raw.get(1) ?? []).map((g) => str(readWire(g as Buffer), 1))).toContain('apps');
+  });
+
   it('answers errors as a protobuf Status when the client accepts only protobuf', async () => {
     const r = await request('GET', `${cmPath}/missing`, { Accept: protobuf });
     expect(r.status).toBe(404);

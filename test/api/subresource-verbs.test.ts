@@ -173,6 +173,15 @@ describe('verbs × subresources through the HTTP API', () => {
       const created = await call('POST', collectionOf(s), body);
       expect([created.status, created.status === 201 ? '' : created.json['message']]).toEqual([201, '']);
       const uid = (created.json['metadata'] as { uid: string }).uid;
+      if (s.resource === 'customresourcedefinitions') {
+        // The naming and establishing controllers write the new CRD's status (NamesAccepted, then Established) in the
+        // background, as kube's do: an update sending back an earlier read would race them into a 409, so wait for
+        // their last write first, as kube's own tests do (apiextensions test/integration fixtures.waitForEstablishedCRD).
+        await eventually(async () => {
+          const conditions = ((await call('GET', item())).json['status'] as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? [];
+          expect(conditions.find((c) => c.type === 'Established')?.status).toBe('True');
+        }, 30_000);
+      }
 
       for (const sub of s.subresources) {
         const path = `${item()}/${sub}`;

@@ -21,6 +21,26 @@ const res = (status: number, body: unknown, type = 'application/json', elapsedMs
 });
 const status = (code: number, extra: Record<string, unknown> = {}) => ({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'm', code, ...extra });
 
+// kube's protobuf Status as its serializer writes it: `k8s\0` + Unknown{typeMeta 1{apiVersion 1, kind 2}, raw 2,
+// contentEncoding 3, contentType 4}, raw = Status{metadata 1, status 2, message 3, reason 4, code 6}
+const varint = (n: number): Buffer => {
+  const out: number[] = [];
+  do {
+    out.push((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
+    n = Math.floor(n / 128);
+  } while (n > 0);
+  return Buffer.from(out);
+};
+const bytes = (num: number, p: Buffer | string): Buffer => {
+  const b = Buffer.from(p);
+  return Buffer.concat([varint((num << 3) | 2), varint(b.length), b]);
+};
+function pbRes(httpStatus: number, st: { message: string; reason?: string; code: number }, kind = 'Status'): RawResponse {
+  const raw = Buffer.concat([bytes(1, ''), bytes(2, 'Failure'), bytes(3, st.message), ...(st.reason ? [bytes(4, st.reason)] : []), varint(6 << 3), varint(st.code)]);
+  const unknown = Buffer.concat([bytes(1, Buffer.concat([bytes(1, 'v1'), bytes(2, kind)])), bytes(2, raw), bytes(3, ''), bytes(4, '')]);
+  return { status: httpStatus, headers: { 'content-type': 'application/vnd.kubernetes.protobuf' }, body: Buffer.concat([Buffer.from('k8s\0', 'latin1'), unknown]), elapsedMs: 5 };
+}
+
 describe('fuzz response checks', () => {
   it.each([
     ['a 4xx Status passes', req(), res(422, status(422)), []],
@@ -49,6 +69,31 @@ describe('fuzz response checks', () => {
       ['5xx'],
     ],
     ['a 409 to a DELETE without preconditions is a finding', req({ method: 'DELETE', body: undefined }), res(409, status(409, { reason: 'Conflict' })), ['conflict-on-delete']],
+    [
+      'a 409 to a DELETE whose query names a resourceVersion passes: without a body the query is its DeleteOptions',
+      req({ method: 'DELETE', path: '/apis/apps/v1/namespaces/fuzz/daemonsets/fz-3?resourceVersion=-1', body: undefined }),
+      res(409, status(409, { reason: 'Conflict' })),
+      [],
+    ],
+    [
+      'a 409 to a DELETE with a body and a query resourceVersion is a finding: the body wins',
+      req({ method: 'DELETE', path: '/apis/apps/v1/namespaces/fuzz/daemonsets/fz-3?resourceVersion=-1', body: Buffer.from('{}') }),
+      res(409, status(409, { reason: 'Conflict' })),
+      ['conflict-on-delete'],
+    ],
+    [
+      'kube\'s reasonless 500 for a $setElementOrder list holding a non-map passes',
+      req({ method: 'PATCH', headers: { 'Content-Type': 'application/strategic-merge-patch+json' } }),
+      res(500, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'value for key 1 is not a map', code: 500 }),
+      [],
+    ],
+    [
+      'a HEAD 500 to a get whose resourceVersion is not a uint64 passes, as the GET\'s 500 does',
+      req({ method: 'HEAD', path: '/api/v1/namespaces/fuzz/serviceaccounts/%00?resourceVersion=1.5', body: undefined }),
+      res(500, ''),
+      [],
+    ],
+    ['a HEAD 500 without that input is a finding', req({ method: 'HEAD', path: '/api/v1/namespaces/fuzz/serviceaccounts/a?resourceVersion=15', body: undefined }), res(500, ''), ['5xx']],
     ['a 409 to a DELETE with preconditions passes', req({ method: 'DELETE', body: Buffer.from('{"preconditions":{"uid":"x"}}') }), res(409, status(409, { reason: 'Conflict' })), []],
     [
       'the reasonless 500 kube answers for a server-side apply that does not fit the schema passes',
@@ -68,8 +113,30 @@ describe('fuzz response checks', () => {
 
   it('reads a YAML or protobuf Status in the negotiated format', () => {
     expect(statusProblem(res(404, 'kind: Status\napiVersion: v1\nstatus: Failure\nmessage: m\ncode: 404\n', 'application/yaml'))).toBeUndefined();
-    expect(statusProblem(res(404, 'k8s\u0000rest', 'application/vnd.kubernetes.protobuf'))).toBeUndefined();
+    expect(statusProblem(pbRes(404, { message: 'm', reason: 'NotFound', code: 404 }))).toBeUndefined();
     expect(statusProblem(res(404, 'rest', 'application/vnd.kubernetes.protobuf'))).toBe('protobuf error body without the k8s envelope');
+    expect(statusProblem(res(404, 'k8s\u0000rest', 'application/vnd.kubernetes.protobuf'))).toBe('protobuf envelope: truncated bytes in field 14');
+  });
+
+  // kube answers Status errors in protobuf to a client preferring it (ErrorNegotiated): every rule applies there too
+  it.each([
+    ['a protobuf Status whose code differs from the HTTP status is a finding', req(), pbRes(400, { message: 'm', code: 422 }), ['not-a-status']],
+    ['a protobuf object that is not a Status is a finding', req(), pbRes(400, { message: 'm', code: 400 }, 'ConfigMap'), ['not-a-status']],
+    ['a protobuf 500 InternalError is a finding', req(), pbRes(500, { message: 'Internal error occurred: boom', reason: 'InternalError', code: 500 }), ['5xx']],
+    [
+      'kube\'s reasonless server-side apply 500 in protobuf passes',
+      req({ method: 'PATCH', headers: { 'Content-Type': 'application/apply-patch+yaml', Accept: 'application/vnd.kubernetes.protobuf' } }),
+      pbRes(500, { message: 'failed to create typed patch object (fuzz/fz-5; apps/v1, Kind=Deployment): .status.fzUnknown: field not declared in schema', code: 500 }),
+      [],
+    ],
+    [
+      'the same protobuf 500 for a merge patch is a finding',
+      req({ method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' } }),
+      pbRes(500, { message: 'failed to create typed patch object (fuzz/fz-5; apps/v1, Kind=Deployment): .status.fzUnknown: field not declared in schema', code: 500 }),
+      ['5xx'],
+    ],
+  ])('%s', (_name, rq, rs, problems) => {
+    expect(checkResponse(rq, rs)).toEqual(problems);
   });
 
   it('bounds time linearly in the body size, below the 5 s the cubic deep-nesting case takes', () => {

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
+import { anonymousWithAlwaysAllowWarning } from '../../server/options/server-options.js';
 
 /** A temp directory removed by cleanup(); write() takes text or an object (written as YAML). */
 export class TempDir {
@@ -44,6 +45,13 @@ export function admissionConfiguration(dirs: Partial<Record<'ValidatingAdmission
     })),
   };
 }
+
+/**
+ * What every offline command prints first with kube-apiserver's default flags: the default --authorization-mode is
+ * AlwaysAllow, so kube's ApplyAuthorization (pkg/kubeapiserver/options/authentication.go) switches anonymous
+ * authentication off with this warning, and `kah serve` prints it at startup too.
+ */
+export const defaultFlagsWarning = `Warning: ${anonymousWithAlwaysAllowWarning}\n`;
 
 export const gateOn = '--feature-gates=ManifestBasedAdmissionControlConfig=true';
 

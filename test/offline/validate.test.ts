@@ -3,7 +3,7 @@
 import { runCli } from '../../harness/cli.js';
 import { expectStartupFailure } from '../../harness/startup-failure.js';
 import { loadManifestDir } from '../../server/admission/manifest/load.js';
-import { admissionConfiguration, binding, gateOn, maxReplicasPolicy, TempDir } from './support.js';
+import { admissionConfiguration, binding, defaultFlagsWarning, gateOn, maxReplicasPolicy, TempDir } from './support.js';
 import { captureCliIO as capture } from '../support/cli.js';
 
 let tmp: TempDir;
@@ -54,7 +54,7 @@ describe('kah validate', () => {
     const config = tmp.write('admission.yaml', admissionConfiguration({ ValidatingAdmissionPolicy: policies, ValidatingAdmissionWebhook: webhooks }));
 
     const r = await validate(`--admission-control-config-file=${config}`, gateOn);
-    expect(r.err).toBe('');
+    expect(r.err).toBe(defaultFlagsWarning);
     expect(r.code).toBe(0);
     const policyHash = await loadManifestDir(policies, 'ValidatingAdmissionPolicy');
     const webhookHash = await loadManifestDir(webhooks, 'ValidatingAdmissionWebhook');
@@ -69,6 +69,13 @@ describe('kah validate', () => {
       '',
     ]);
     expect(policyHash.hash).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
+  it('prints no flag warning when anonymous authentication is already off under AlwaysAllow', async () => {
+    const config = policyDirConfig({ 'p.yaml': [maxReplicasPolicy('p.static.k8s.io', 3)] });
+    const r = await validate(`--admission-control-config-file=${config}`, gateOn, '--anonymous-auth=false');
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
   });
 
   it('gives the same summary as JSON with -o json', async () => {
@@ -97,7 +104,7 @@ describe('kah validate', () => {
     const r = await validate(...flags);
     expect(r.code).toBe(1);
     expect(r.out).toBe('');
-    expect(r.err).toBe(`Error: ${tmp.path}/policies/p.yaml: ValidatingAdmissionPolicy/p.static.k8s.io: strict decoding error: unknown field "spec.failurePolicyy"\n`);
+    expect(r.err).toBe(`${defaultFlagsWarning}Error: ${tmp.path}/policies/p.yaml: ValidatingAdmissionPolicy/p.static.k8s.io: strict decoding error: unknown field "spec.failurePolicyy"\n`);
     await expectSameAsStartup(flags, r.err);
   });
 
@@ -119,7 +126,7 @@ describe('kah validate', () => {
     const r = await validate(...flags);
     expect(r.code).toBe(1);
     expect(r.err).toBe(
-      `Error: ${config}: couldn't init admission plugin "ValidatingAdmissionPolicy": staticManifestsDir: Forbidden: staticManifestsDir requires the ManifestBasedAdmissionControlConfig feature gate to be enabled\n`,
+      `${defaultFlagsWarning}Error: ${config}: couldn't init admission plugin "ValidatingAdmissionPolicy": staticManifestsDir: Forbidden: staticManifestsDir requires the ManifestBasedAdmissionControlConfig feature gate to be enabled\n`,
     );
     await expectSameAsStartup(flags, r.err);
   });
@@ -129,7 +136,7 @@ describe('kah validate', () => {
     const flags = [`--admission-control-config-file=${config}`, gateOn];
     const r = await validate(...flags);
     expect(r.code).toBe(1);
-    expect(r.err).toBe(`Error: ${config}: couldn't init admission plugin "ValidatingAdmissionWebhook": staticManifestsDir: Invalid value: "relative/webhooks": must be an absolute file path\n`);
+    expect(r.err).toBe(`${defaultFlagsWarning}Error: ${config}: couldn't init admission plugin "ValidatingAdmissionWebhook": staticManifestsDir: Invalid value: "relative/webhooks": must be an absolute file path\n`);
     await expectSameAsStartup(flags, r.err);
   });
 
@@ -141,9 +148,10 @@ describe('kah validate', () => {
     const r = await validate(`--admission-control-config-file=${config}`, gateOn);
     expect(r.code).toBe(1);
     const lines = r.err.trimEnd().split('\n');
-    expect(lines).toHaveLength(2);
-    expect(lines[0]).toBe(`Error: ${tmp.path}/policies/a-broken.yaml: yaml: line 3: did not find expected ',' or ']'`);
-    expect(lines[1]).toBe(
+    expect(lines).toHaveLength(3);
+    expect(`${lines[0]}\n`).toBe(defaultFlagsWarning);
+    expect(lines[1]).toBe(`Error: ${tmp.path}/policies/a-broken.yaml: yaml: line 3: did not find expected ',' or ']'`);
+    expect(lines[2]).toBe(
       `Error: ${tmp.path}/policies/b-plain.yaml: ValidatingAdmissionPolicy/plain-name: metadata.name: "plain-name" in file "${tmp.path}/policies/b-plain.yaml" must have a name ending with ".static.k8s.io"`,
     );
   });

@@ -289,6 +289,8 @@ describe('strategic merge patch: errors as kube classifies them', () => {
       containers({ image: 'x' }),
       { message: 'map: map[image:x] does not contain declared merge key: name', errorClass: 'Internal' },
     ],
+    // findMapInSliceBasedOnKeyValue's text (strategicpatch/patch.go), without the period it lost in kube 1.9
+    ['a $setElementOrder list with an element that is not a map', containers({ name: 'a' }), { spec: { '$setElementOrder/containers': [{ name: 'zz' }, 'x'] } }, { message: 'value for key 1 is not a map', errorClass: 'Internal' }],
     ['$patch: merge on a map', { metadata: { labels: { a: '1' } } }, { metadata: { labels: { $patch: 'merge' } } }, { message: 'unknown patch type: merge in map: map[$patch:merge]', errorClass: 'Internal' }],
     ['$patch: merge in a list', containers({ name: 'a' }), containers({ $patch: 'merge' }), { message: 'merging lists cannot yet be specified in the patch', errorClass: 'Internal' }],
     ['lists of lists', { spec: { containers: [[1]] } }, { spec: { containers: [[2]] } }, { message: 'lists of lists are not supported', errorClass: 'Invalid' }],

@@ -213,7 +213,8 @@ function mergeKeyValueEqual(left: unknown, right: unknown, mergeKey: string): bo
 function findMapInSlice(list: unknown[], key: string, value: unknown): { map: JsonMap; index: number } | undefined {
   for (let i = 0; i < list.length; i++) {
     const v = list[i];
-    if (!isMap(v)) throw internal(`value for key ${i} is not a map.`);
+    // findMapInSliceBasedOnKeyValue (strategicpatch/patch.go): no trailing period since kube 1.9
+    if (!isMap(v)) throw internal(`value for key ${i} is not a map`);
     if (has(v, key) && v[key] === value) return { map: v, index: i };
   }
   return undefined;
@@ -417,10 +418,14 @@ function mergeSliceWithSpecialElements(original: unknown[], patch: unknown[], me
     switch (patchType) {
       case deleteDirective:
         if (!has(typed, mergeKey)) throw errNoMergeKey(typed, mergeKey);
-        current = current.filter((item) => {
-          if (!isMap(item)) throw internal('value for key 0 is not a map.');
-          return !(has(item, mergeKey) && item[mergeKey] === typed[mergeKey]);
-        });
+        {
+          const matches = (item: unknown): boolean => isMap(item) && has(item, mergeKey) && item[mergeKey] === typed[mergeKey];
+          // deleteMatchingEntries rescans from the start after each removal, so it fails on the first non-map at its
+          // index once the matches before it are gone (findMapInSliceBasedOnKeyValue, strategicpatch/patch.go)
+          const firstNonMap = current.findIndex((item) => !isMap(item));
+          if (firstNonMap >= 0) throw internal(`value for key ${firstNonMap - current.slice(0, firstNonMap).filter(matches).length} is not a map`);
+          current = current.filter((item) => !matches(item));
+        }
         break;
       case replaceDirective:
         replace = true;
