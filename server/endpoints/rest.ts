@@ -20,6 +20,9 @@ import { applyScale, toScale } from './scale.js';
 import { parseTableAccept, toTable } from './table.js';
 import { routeOf, type Route } from './routes.js';
 import { serveWatch } from './watch.js';
+import { serveConnect } from './subresources/connect.js';
+import { serveNamedCreate } from './subresources/named-create.js';
+import { extraSubresource } from './subresources/table.js';
 import type { FieldError } from '../api/field.js';
 import { deleteOrphanDependents, firstValue, listOptionsOf, patchForce, requestQuery, sliceToInt64, tableIncludeObject as includeObjectOption, type IncludeObject, type UrlValues } from './query-options.js';
 
@@ -98,7 +101,7 @@ export function restHandler(api: ApiContext) {
 
 async function dispatch(api: ApiContext, req: Request, res: Response, ri: RequestInfo, ctx: RequestContext): Promise<void> {
   const info = api.index.lookup(ri.apiGroup, ri.apiVersion, ri.resource);
-  if (!info || ri.parts.length > 3) throw new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
+  if (!info) throw new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
   const q = requestQuery(req);
   const gr = { group: info.group, resource: info.resource };
   if (!info.namespaced) ctx.namespace = '';
@@ -107,6 +110,14 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
   const route = routeRequest(req, ri, info);
   if (!route.ok) throw route.code === 404 ? notFoundRoute() : methodNotAllowed();
   const verb = route.verb;
+  const extra = sub ? extraSubresource(info.group, info.version, info.resource, sub) : undefined;
+  if (route.connect && extra?.connect) return serveConnect(api, req, res, info, ri, ctx, q, extra.connect);
+  if (verb === 'create' && (extra || (info.group === '' && info.resource === 'bindings'))) {
+    // pods/binding, pods/eviction, serviceaccounts/token, and the legacy bindings: kube's named creaters
+    ctx.dryRun = parseDryRun(q, 'CreateOptions');
+    const kind = extra?.kind ?? { group: '', version: 'v1', kind: 'Binding' };
+    return serveNamedCreate(api, req, res, info, ri, ctx, optionsObject('CreateOptions', q, ctx.dryRun), kind, sub);
+  }
   // kube's ListResource: a list route asked to watch a resource whose storage cannot
   if (verb === 'watch' && !allowsVerb(info, 'watch')) throw errors.methodNotSupported(gr, 'watch');
   if (info.virtual) {
@@ -263,6 +274,8 @@ function routeRequest(req: Request, ri: RequestInfo, info: ResourceInfo): Route 
   if (prefix === 'proxy') return { ok: false, code: 404 };
   const watchPrefix = prefix === 'watch';
   return routeOf(info, {
+    // pods/<name>/proxy/<path>: only a connecter with a subpath is routed there
+    subpath: ri.parts.length > 3,
     method: req.method,
     // the name in the path: a list's fieldSelector=metadata.name=x names the request, not its route
     name: ri.parts[1] ?? '',
@@ -281,7 +294,9 @@ function updateSub(store: ResourceStore, ctx: RequestContext, name: string, sub:
     sub === 'scale' && scale
       ? { subresource: 'scale', kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, from: (p) => toScale(p, scale), into: (p, v) => applyScale(p, v, scale) }
       : undefined;
-  return store.update(ctx, name, sub === 'status' ? 'status' : '', transform, opts, true, view, updateTracker(info, manager, sub));
+  // status, ephemeralcontainers and resize have their own strategies in the store; scale and finalize write the parent
+  const storeSub = sub === 'status' || info.strategy.subresourceUpdates?.[sub] ? sub : '';
+  return store.update(ctx, name, storeSub, transform, opts, true, view, updateTracker(info, manager, sub));
 }
 
 /** The manager a write is recorded under: ?fieldManager=, else the User-Agent's prefix (kube's managerOrUserAgent). */

@@ -3,11 +3,12 @@ import type { Strategy } from '../../resource.js';
 import { configMapStrategy, secretStrategy } from './config.js';
 import { namespaceStrategy } from './namespace.js';
 import { podStrategy } from './pod.js';
+import { ephemeralContainersStrategy, resizeStrategy } from './pod-subresources.js';
 import { serviceStrategy } from './service.js';
 
 export const coreStrategies: Record<string, Strategy> = {
   '/v1/namespaces': namespaceStrategy,
-  '/v1/pods': podStrategy,
+  '/v1/pods': { ...podStrategy, subresourceUpdates: { ephemeralcontainers: ephemeralContainersStrategy, resize: resizeStrategy } },
   '/v1/services': serviceStrategy,
   '/v1/configmaps': configMapStrategy,
   '/v1/secrets': secretStrategy,
