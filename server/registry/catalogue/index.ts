@@ -7,11 +7,12 @@ import type { WebhookConfigurationStrategyOptions } from '../strategies/admissio
 import { customResourceDefinitionResource } from '../../apiextensions/crd-resource.js';
 import { admissionregistrationEntries } from './admissionregistration.js';
 import { appsEntries } from './apps.js';
+import { policyEntries } from './policy.js';
 import { coreEntries } from './core.js';
 import { age, type Entry } from './entry.js';
 import { reviewEntries } from './reviews.js';
 
-const entries: readonly Entry[] = [...coreEntries, ...appsEntries, ...admissionregistrationEntries, ...reviewEntries];
+const entries: readonly Entry[] = [...coreEntries, ...appsEntries, ...admissionregistrationEntries, ...reviewEntries, ...policyEntries];
 
 function complete(e: Entry, strategies: Record<string, Strategy>): ResourceInfo {
   const strategy: Strategy = strategies[gvrKey(e.group, e.version, e.resource)] ?? {};

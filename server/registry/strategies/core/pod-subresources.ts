@@ -143,7 +143,8 @@ export const resizeStrategy: SubresourceUpdateStrategy = {
     const os = (specOf(old)['os'] as { name?: string } | undefined)?.name;
     if (os === 'windows') return [fieldErrors.forbidden('', 'windows pods cannot be resized')];
     const errs = validatePodSpec(obj['spec'], FieldPath.root('spec'));
-    const oldQOS = String(((old['status'] ?? {}) as Obj)['qosClass'] ?? podQOS(old));
+    // kube's GetPodQOS reads status.qosClass; computed here, as this server's pods do not compute it on create
+    const oldQOS = podQOS(old);
     const newQOS = podQOS(obj);
     if (oldQOS !== newQOS) errs.push(fieldErrors.invalid('spec', ((obj['status'] ?? {}) as Obj)['qosClass'] ?? '', 'Pod QOS Class may not change as a result of resizing'));
     if (!jsonEqual(nonResizableView(specOf(obj)), nonResizableView(specOf(old)))) errs.push(fieldErrors.forbidden('spec', 'only cpu and memory resources are mutable'));
