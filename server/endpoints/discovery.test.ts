@@ -83,9 +83,9 @@ describe('unaggregated discovery', () => {
     expect(res.body.kind).toBe('APIGroupList');
     expect(res.body.apiVersion).toBe('v1');
     const names = res.body.groups.map((g: { name: string }) => g.name);
-    expect(names).toEqual(['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apps', 'authentication.k8s.io', 'authorization.k8s.io', 'stable.example.com']);
+    expect(names).toEqual(['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apps', 'authentication.k8s.io', 'authorization.k8s.io', 'policy', 'stable.example.com']);
     expect(res.body.groups.find((g: { name: string }) => g.name === 'apps')).toEqual({ name: 'apps', versions: [{ groupVersion: 'apps/v1', version: 'v1' }], preferredVersion: { groupVersion: 'apps/v1', version: 'v1' } });
-    expect(res.body.groups[5]).toEqual({
+    expect(res.body.groups[6]).toEqual({
       name: 'stable.example.com',
       versions: [
         { groupVersion: 'stable.example.com/v1', version: 'v1' },
@@ -119,7 +119,8 @@ describe('unaggregated discovery', () => {
     });
     expect(list.resources.find((r) => r.name === 'pods')).toMatchObject({ shortNames: ['po'], categories: ['all'], storageVersionHash: 'xPOwRZ+Yhw8=' });
     expect(list.resources.find((r) => r.name === 'pods/status')).toEqual({ name: 'pods/status', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get', 'patch', 'update'] });
-    expect(names.indexOf('pods/status')).toBe(names.indexOf('pods') + 1);
+    // kube's pod subresources, sorted after pods: attach … status
+    expect(names.slice(names.indexOf('pods'), names.indexOf('pods/status') + 1)).toEqual(['pods', 'pods/attach', 'pods/binding', 'pods/ephemeralcontainers', 'pods/eviction', 'pods/exec', 'pods/portforward', 'pods/proxy', 'pods/resize', 'pods/status']);
   });
 
   it('serves /apis/apps/v1 with apiVersion, and deployments/scale answering autoscaling/v1 Scale', async () => {
@@ -185,7 +186,17 @@ describe('aggregated discovery', () => {
       verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
       shortNames: ['po'],
       categories: ['all'],
-      subresources: [{ subresource: 'status', responseKind: { group: '', version: '', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] }],
+      subresources: [
+        { subresource: 'attach', responseKind: { group: '', version: '', kind: 'PodAttachOptions' }, verbs: ['create', 'get'] },
+        { subresource: 'binding', responseKind: { group: '', version: '', kind: 'Binding' }, verbs: ['create'] },
+        { subresource: 'ephemeralcontainers', responseKind: { group: '', version: '', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] },
+        { subresource: 'eviction', responseKind: { group: 'policy', version: 'v1', kind: 'Eviction' }, verbs: ['create'] },
+        { subresource: 'exec', responseKind: { group: '', version: '', kind: 'PodExecOptions' }, verbs: ['create', 'get'] },
+        { subresource: 'portforward', responseKind: { group: '', version: '', kind: 'PodPortForwardOptions' }, verbs: ['create', 'get'] },
+        { subresource: 'proxy', responseKind: { group: '', version: '', kind: 'PodProxyOptions' }, verbs: ['create', 'delete', 'get', 'patch', 'update'] },
+        { subresource: 'resize', responseKind: { group: '', version: '', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] },
+        { subresource: 'status', responseKind: { group: '', version: '', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] },
+      ],
     });
     expect(doc.items[0]!.versions[0]!.resources.find((r) => r.resource === 'namespaces')?.scope).toBe('Cluster');
   });
@@ -193,7 +204,7 @@ describe('aggregated discovery', () => {
   it('lists every named group on /apis, with scale answering autoscaling/v1 Scale', async () => {
     const res = await request(appFor(builtinIndex())).get('/apis').set('Accept', clientGoAccept).expect(200);
     const doc = JSON.parse(res.text) as APIGroupDiscoveryList;
-    expect(doc.items.map((i) => i.metadata.name)).toEqual(['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apps', 'authentication.k8s.io', 'authorization.k8s.io']);
+    expect(doc.items.map((i) => i.metadata.name)).toEqual(['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apps', 'authentication.k8s.io', 'authorization.k8s.io', 'policy']);
     const deployments = doc.items.find((i) => i.metadata.name === 'apps')!.versions[0]!.resources[0]!;
     expect(deployments.subresources).toEqual([
       { subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] },
