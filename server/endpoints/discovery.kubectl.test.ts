@@ -223,7 +223,7 @@ describe('kubectl against the discovery and OpenAPI endpoints', () => {
     const r = await kubectl('api-versions');
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout.trim().split('\n')).toEqual(['admissionregistration.k8s.io/v1', 'apiextensions.k8s.io/v1', 'apps/v1', 'authentication.k8s.io/v1', 'authorization.k8s.io/v1', 'v1']);
+    expect(r.stdout.trim().split('\n')).toEqual(['admissionregistration.k8s.io/v1', 'apiextensions.k8s.io/v1', 'apps/v1', 'authentication.k8s.io/v1', 'authorization.k8s.io/v1', 'policy/v1', 'v1']);
   });
 
   it('creates a configmap imperatively, which kubectl sends as protobuf with server-side field validation', async () => {
