@@ -189,8 +189,8 @@ describe('pods/eviction', () => {
     expect((await api(server, 'GET', `${podsPath()}/pending`)).status).toBe(404);
   });
 
-  it('kubectl drain-style eviction is refused by a webhook on pods/eviction that sees CREATE of policy/v1 Eviction', async () => {
-    const reg = await registerValidating(server, webhook, `evict-${ns}`, [{ name: 'evict.example.com', path: '/allow', resources: ['pods/eviction'], operations: ['CREATE'], namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns } } }]);
+  it('one webhook for pods/exec and pods/eviction (CONNECT, CREATE) sees CREATE of a policy/v1 Eviction and CONNECT of PodExecOptions', async () => {
+    const reg = await registerValidating(server, webhook, `evict-${ns}`, [{ name: 'evict.example.com', path: '/allow', resources: ['pods/exec', 'pods/eviction'], operations: ['CONNECT', 'CREATE'], namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns } } }]);
     expect(reg.status).toBe(201);
     try {
       await createPod('watched');
@@ -212,6 +212,12 @@ describe('pods/eviction', () => {
         object: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'watched', namespace: ns } },
         oldObject: null,
       });
+      webhook.reset();
+      await createPod('shell', { nodeName: 'n1' });
+      expect((await api(server, 'GET', `${podsPath()}/shell/exec?command=id&stdout=true`)).status).toBe(500);
+      expect(webhook.reviews.map((r) => [r.request.operation, r.request.subResource, r.request.kind.kind, r.request.object])).toEqual([
+        ['CONNECT', 'exec', 'PodExecOptions', { kind: 'PodExecOptions', apiVersion: 'v1', stdout: true, command: ['id'] }],
+      ]);
     } finally {
       await deleteValidating(server, `evict-${ns}`);
     }
@@ -423,6 +429,30 @@ describe('CONNECT subresources', () => {
       expect(allowed.code).not.toBe(0);
       expect(allowed.stderr).toContain('this server runs no kubelet');
     });
+  });
+
+  it('kubectl exec of an unscheduled pod, attach and port-forward print the errors kube gives without a kubelet', async () => {
+    await createPod('pending-pod');
+    const noHost = await kubectl(server.kubeconfigPath, ['-n', ns, 'exec', 'pending-pod', '--', 'date']);
+    expect(noHost.code).not.toBe(0);
+    expect(noHost.stderr).toContain('Error from server (BadRequest): pod pending-pod does not have a host assigned');
+    await createPod('streams', { nodeName: 'node-1' });
+    const attach = await kubectl(server.kubeconfigPath, ['-n', ns, 'attach', 'streams']);
+    expect(attach.code).not.toBe(0);
+    expect(attach.stderr).toContain(`Error from server: error dialing backend: this server runs no kubelet and proxies to no backend (node "node-1"): pods/attach of ${ns}/streams cannot be served`);
+    // kubectl port-forward only dials a running pod
+    await setPodRunning('streams', true);
+    const pf = await kubectl(server.kubeconfigPath, ['-n', ns, 'port-forward', 'pod/streams', '0:80']);
+    expect(pf.code).not.toBe(0);
+    expect(pf.stderr).toContain(`error upgrading connection: error dialing backend: this server runs no kubelet and proxies to no backend (node "node-1"): pods/portforward of ${ns}/streams cannot be served`);
+  });
+
+  it('kubectl debug (without attaching) adds an ephemeral container through pods/ephemeralcontainers', async () => {
+    await createPod('dbg', { nodeName: 'node-1' });
+    const out = await kubectl(server.kubeconfigPath, ['-n', ns, 'debug', 'dbg', '--image=busybox:1.36', '--profile=general']);
+    expect(out.code).toBe(0);
+    const pod = (await api(server, 'GET', `${podsPath()}/dbg`)).json as { spec: { ephemeralContainers: Array<{ name: string; image: string }> } };
+    expect(pod.spec.ephemeralContainers).toEqual([expect.objectContaining({ name: expect.stringMatching(/^debugger-/), image: 'busybox:1.36' })]);
   });
 
   it('a ValidatingAdmissionPolicy on pods/exec denies by the options object', async () => {
