@@ -307,7 +307,7 @@ export class ApiServer {
         if (this.shuttingDown) throw new Error('process is shutting down');
       },
     });
-    const api: ApiContext = { index: this.index, storeFor: (i) => this.storeFor(i), virtual: config.virtual, admission: this.admission, watchRegistry: this.watchRegistry, watchMetrics: newWatchMetrics(this.metrics.registry), log: config.log, ...(config.serviceAccountTokens ? { serviceAccountTokens: config.serviceAccountTokens } : {}) };
+    const api: ApiContext = { index: this.index, storeFor: (i) => this.storeFor(i), virtual: config.virtual, admission: this.admission, watchRegistry: this.watchRegistry, watchMetrics: newWatchMetrics(this.metrics.registry), log: config.log, authz: config.authz, ...(config.serviceAccountTokens ? { serviceAccountTokens: config.serviceAccountTokens } : {}) };
     if (config.auditLogPath) this.audit = new AuditLog(config.auditLogPath);
     const app = buildApp({
       api,

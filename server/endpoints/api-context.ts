@@ -8,6 +8,7 @@ import type { ResourceStore } from '../registry/store.js';
 import type { Logger } from '../log.js';
 import type { WatchMetrics } from '../metrics/watch.js';
 import type { ServiceAccountTokenIssuer } from './subresources/token-request.js';
+import type { Authorizer } from '../authz/index.js';
 
 /** Answers a create on a virtual resource (TokenReview, SubjectAccessReview, …). */
 export type VirtualResourceHandler = (info: ResourceInfo, body: KubeObject, req: { user: UserInfo; requestInfo: RequestInfo }) => Promise<KubeObject>;
@@ -25,4 +26,6 @@ export interface ApiContext {
   log: Logger;
   /** signs serviceaccounts/token (TokenRequest) answers; absent, TokenRequests fail with a 500 */
   serviceAccountTokens?: ServiceAccountTokenIssuer;
+  /** the server's authorizer, for the checks kube's storages make themselves (pods/exec's create check) */
+  authz?: Authorizer;
 }

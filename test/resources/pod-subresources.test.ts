@@ -4,7 +4,9 @@
 // pods/exec|attach|portforward|proxy, services/proxy with CONNECT admission (handlers.ConnectResource).
 // KAH_TEST_STORAGE=etcd3 runs the same suite on a harness-started etcd.
 import { createPublicKey, verify } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startApiServer, type ApiServerHandle } from '../../harness/apiserver-process.js';
 import { allow, deny, startWebhookServer, type ReceivedReview, type WebhookReply, type WebhookServer } from '../../harness/webhook-server.js';
@@ -490,5 +492,52 @@ describe('CONNECT subresources', () => {
       await api(server, 'DELETE', `/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings/${policy}`);
       await api(server, 'DELETE', `/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/${policy}`);
     }
+  });
+});
+
+describe('authorization of CONNECT subresources', () => {
+  let secured: ApiServerHandle;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'kah-connect-authz-'));
+    writeFileSync(path.join(dir, 'tokens.csv'), 'reader-token,reader,1002,\n');
+    // ABAC readonly: get, list and watch only
+    writeFileSync(path.join(dir, 'abac.jsonl'), JSON.stringify({ apiVersion: 'abac.authorization.kubernetes.io/v1beta1', kind: 'Policy', spec: { user: 'reader', namespace: '*', resource: '*', apiGroup: '*', readonly: true } }) + '\n');
+    secured = await startApiServer({ storage: 'memory', flags: ['--anonymous-auth=false', `--token-auth-file=${path.join(dir, 'tokens.csv')}`, '--authorization-mode=ABAC', `--authorization-policy-file=${path.join(dir, 'abac.jsonl')}`] });
+  }, 60_000);
+  afterAll(async () => {
+    await secured?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function asReader(method: string, p: string): Promise<{ status: number; json: Record<string, unknown> }> {
+    return new Promise((resolve, reject) => {
+      const req = https.request(new URL(p, secured.url), { method, ca: secured.caPem, headers: { Authorization: 'Bearer reader-token' } }, (res) => {
+        let data = '';
+        res.on('data', (d: Buffer) => (data += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: data.startsWith('{') ? JSON.parse(data) : {} }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  it('authorizes POST as create and GET as get, and then also requires create for exec, attach and portforward (kube #133515)', async () => {
+    const created = await api(secured, 'POST', '/api/v1/namespaces/default/pods', podBody('p', { nodeName: 'node-1' }));
+    expect(created.status).toBe(201);
+    const post = await asReader('POST', '/api/v1/namespaces/default/pods/p/exec?command=ls');
+    expect(post.status).toBe(403);
+    expect(post.json['message']).toMatch(/^pods "p" is forbidden: User "reader" cannot create resource "pods\/exec" in API group "" in the namespace "default"/);
+    for (const sub of ['exec', 'attach', 'portforward']) {
+      const get = await asReader('GET', `/api/v1/namespaces/default/pods/p/${sub}?command=ls&ports=80`);
+      expect(get.status).toBe(403);
+      expect(get.json).toMatchObject({ reason: 'Forbidden', details: { name: 'p', kind: 'pods' } });
+      // authorization let the GET through as `get`: the refusal is the Connecter's own create check
+      expect(String(get.json['message'])).toMatch(/^pods "p" is forbidden: /);
+      expect(String(get.json['message'])).not.toContain('cannot get');
+    }
+    // a proxy needs no more than its method's verb
+    expect((await asReader('GET', '/api/v1/namespaces/default/pods/p/proxy/healthz')).status).toBe(500);
   });
 });

@@ -102,6 +102,28 @@ function noBackend(info: ResourceInfo, sub: string, namespace: string, name: str
   return new StatusError(500, '', `error dialing backend: this server runs no kubelet and proxies to no backend (${target}): ${what} cannot be served`);
 }
 
+/**
+ * kube's ensureAuthorizedForVerb (AuthorizePodWebsocketUpgradeCreatePermission, kube #133515): websockets GET
+ * exec, attach and portforward, which authorization saw as `get`; the Connecter also requires `create`, so that
+ * policies written for SPDY's POST keep holding.
+ */
+async function ensureAuthorizedForCreate(api: ApiContext, req: Request, ri: RequestInfo, ctx: RequestContext): Promise<void> {
+  if (ri.verb === 'create' || !api.authz) return;
+  const decision = await api.authz.authorize({
+    user: ctx.user,
+    verb: 'create',
+    namespace: ri.namespace,
+    apiGroup: ri.apiGroup,
+    apiVersion: ri.apiVersion,
+    resource: ri.resource,
+    subresource: ri.subresource,
+    name: ri.name,
+    resourceRequest: true,
+    path: req.path,
+  });
+  if (decision.decision !== 'Allow') throw errors.forbidden({ group: ri.apiGroup, resource: ri.resource }, ri.name, decision.reason);
+}
+
 export async function serveConnect(api: ApiContext, req: Request, res: Response, info: ResourceInfo, ri: RequestInfo, ctx: RequestContext, q: UrlValues, connect: ConnectSubresource): Promise<void> {
   // ConnectResource refuses dry runs before anything else
   if (q['dryRun'] !== undefined) throw errors.badRequest('dryRun is not supported');
@@ -128,6 +150,7 @@ export async function serveConnect(api: ApiContext, req: Request, res: Response,
   });
   await api.admission.admit(attrs());
   await api.admission.validate(attrs());
+  if (info.resource === 'pods' && (sub === 'exec' || sub === 'attach' || sub === 'portforward')) await ensureAuthorizedForCreate(api, req, ri, ctx);
   // The Connecter reads the object it connects to (pod.getPod, the service, the node).
   const obj = await api.storeFor(info).get(ctx, name);
   let target: string;
