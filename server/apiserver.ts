@@ -59,6 +59,7 @@ import { ResourceStore } from './registry/store.js';
 import type { Storage } from './storage/interface.js';
 import type { CustomResourceDefinitions } from './apiextensions/index.js';
 import { kubernetesGitVersion } from './version.js';
+import type { ServiceAccountTokenIssuer } from './endpoints/subresources/token-request.js';
 
 export interface ApiServerConfig {
   bindAddress: string;
@@ -82,6 +83,8 @@ export interface ApiServerConfig {
   featureGates: FeatureGates;
   /** KEP-5793: each plugin's staticManifestsDir (absolute, validated by the admission config loader) */
   staticManifests?: Partial<Record<ManifestPlugin, string>>;
+  /** signs TokenRequest answers (serviceaccounts/token) */
+  serviceAccountTokens?: ServiceAccountTokenIssuer;
   /** how long SIGTERM waits for in-flight requests */
   shutdownTimeoutMs?: number;
 }
@@ -324,7 +327,7 @@ export class ApiServer {
         if (this.shuttingDown) throw new Error('process is shutting down');
       },
     });
-    const api: ApiContext = { index: this.index, storeFor: (i) => this.storeFor(i), virtual: config.virtual, admission: this.admission, watchRegistry: this.watchRegistry, watchMetrics: newWatchMetrics(this.metrics.registry), log: config.log };
+    const api: ApiContext = { index: this.index, storeFor: (i) => this.storeFor(i), virtual: config.virtual, admission: this.admission, watchRegistry: this.watchRegistry, watchMetrics: newWatchMetrics(this.metrics.registry), log: config.log, authz: config.authz, ...(config.serviceAccountTokens ? { serviceAccountTokens: config.serviceAccountTokens } : {}) };
     if (config.auditLogPath) this.audit = new AuditLog(config.auditLogPath);
     const app = buildApp({
       api,

@@ -1,5 +1,6 @@
 // `kah serve` / `node dist/server/main.js`: kube-apiserver flags in, a serving apiserver out.
 // Startup failures print one line per problem on stderr and exit 1, with nothing left listening.
+import { loadSigningKey, newTokenIssuer } from './endpoints/subresources/token-request.js';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -127,6 +128,7 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
     virtual: (info, body, req) => answerVirtualResource(info, body, req, { authn, authz }),
     log,
     auditLogPath: o.audit.logPath,
+    serviceAccountTokens: newTokenIssuer(o.authentication.serviceAccountIssuers[0] ?? '', o.authentication.apiAudiences, loadSigningKey(o.authentication.serviceAccountSigningKeyFile, bundle.dir)),
     featureGates: o.featureGates,
     staticManifests: staticManifestDirs(admissionConfig),
     admission: {

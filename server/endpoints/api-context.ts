@@ -7,6 +7,8 @@ import type { ResourceInfo } from '../registry/resource.js';
 import type { ResourceStore } from '../registry/store.js';
 import type { Logger } from '../log.js';
 import type { WatchMetrics } from '../metrics/watch.js';
+import type { ServiceAccountTokenIssuer } from './subresources/token-request.js';
+import type { Authorizer } from '../authz/index.js';
 
 /** Answers a create on a virtual resource (TokenReview, SubjectAccessReview, …). */
 export type VirtualResourceHandler = (info: ResourceInfo, body: KubeObject, req: { user: UserInfo; requestInfo: RequestInfo }) => Promise<KubeObject>;
@@ -22,4 +24,8 @@ export interface ApiContext {
   /** counts watchers terminated for not keeping up (apiserver_terminated_watchers_total) */
   watchMetrics: WatchMetrics;
   log: Logger;
+  /** signs serviceaccounts/token (TokenRequest) answers; absent, TokenRequests fail with a 500 */
+  serviceAccountTokens?: ServiceAccountTokenIssuer;
+  /** the server's authorizer, for the checks kube's storages make themselves (pods/exec's create check) */
+  authz?: Authorizer;
 }

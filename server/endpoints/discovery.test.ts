@@ -128,7 +128,8 @@ describe('unaggregated discovery', () => {
     });
     expect(list.resources.find((r) => r.name === 'pods')).toMatchObject({ shortNames: ['po'], categories: ['all'], storageVersionHash: 'xPOwRZ+Yhw8=' });
     expect(list.resources.find((r) => r.name === 'pods/status')).toEqual({ name: 'pods/status', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get', 'patch', 'update'] });
-    expect(names.indexOf('pods/status')).toBe(names.indexOf('pods') + 1);
+    // kube's pod subresources, sorted after pods: attach … status
+    expect(names.slice(names.indexOf('pods'), names.indexOf('pods/status') + 1)).toEqual(['pods', 'pods/attach', 'pods/binding', 'pods/ephemeralcontainers', 'pods/eviction', 'pods/exec', 'pods/portforward', 'pods/proxy', 'pods/resize', 'pods/status']);
   });
 
   it('serves /apis/apps/v1 with apiVersion, and deployments/scale answering autoscaling/v1 Scale', async () => {
@@ -246,7 +247,17 @@ describe('aggregated discovery', () => {
       verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
       shortNames: ['po'],
       categories: ['all'],
-      subresources: [{ subresource: 'status', responseKind: { group: '', version: '', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] }],
+      subresources: [
+        { subresource: 'attach', responseKind: { group: '', version: '', kind: 'PodAttachOptions' }, verbs: ['create', 'get'] },
+        { subresource: 'binding', responseKind: { group: '', version: '', kind: 'Binding' }, verbs: ['create'] },
+        { subresource: 'ephemeralcontainers', responseKind: { group: '', version: '', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] },
+        { subresource: 'eviction', responseKind: { group: 'policy', version: 'v1', kind: 'Eviction' }, verbs: ['create'] },
+        { subresource: 'exec', responseKind: { group: '', version: '', kind: 'PodExecOptions' }, verbs: ['create', 'get'] },
+        { subresource: 'portforward', responseKind: { group: '', version: '', kind: 'PodPortForwardOptions' }, verbs: ['create', 'get'] },
+        { subresource: 'proxy', responseKind: { group: '', version: '', kind: 'PodProxyOptions' }, verbs: ['create', 'delete', 'get', 'patch', 'update'] },
+        { subresource: 'resize', responseKind: { group: '', version: '', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] },
+        { subresource: 'status', responseKind: { group: '', version: '', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] },
+      ],
     });
     expect(doc.items[0]!.versions[0]!.resources.find((r) => r.resource === 'namespaces')?.scope).toBe('Cluster');
   });

@@ -3,6 +3,7 @@
 // discovery (apidiscovery.k8s.io/v2, KEP-3352) on /api and /apis when the Accept header asks for it.
 // Every document is built from the ResourceIndex at request time, so resources added later (CRDs) show up
 // without a restart; aggregated documents carry an ETag so clients revalidate cheaply.
+import { extraSubresourcesOf } from './subresources/table.js';
 import { createHash } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { StatusError } from '../api/errors.js';
@@ -187,8 +188,13 @@ function sortedVerbs(verbs: readonly string[]): string[] {
 }
 
 /** The subresources a resource serves, sorted by name; group/version are set only when the response kind is not the parent's GV. */
-function subresourcesOf(r: ResourceInfo): Array<{ name: string; group?: string; version?: string; kind: string }> {
-  const subs: Array<{ name: string; group?: string; version?: string; kind: string }> = [];
+function subresourcesOf(r: ResourceInfo): Array<{ name: string; group?: string; version?: string; kind: string; verbs?: readonly string[] }> {
+  const subs: Array<{ name: string; group?: string; version?: string; kind: string; verbs?: readonly string[] }> = [];
+  // pods/exec, pods/eviction (policy/v1 Eviction), serviceaccounts/token (authentication.k8s.io/v1 TokenRequest), …
+  for (const x of extraSubresourcesOf(r.group, r.version, r.resource)) {
+    const sameGV = x.kind.group === r.group && x.kind.version === r.version;
+    subs.push({ name: x.subresource, ...(sameGV ? {} : { group: x.kind.group, version: x.kind.version }), kind: x.kind.kind, verbs: x.verbs });
+  }
   // autoscaling/v1 Scale is what every scale subresource answers with, whatever the parent's group.
   if (r.subresources.scale) subs.push({ name: 'scale', group: 'autoscaling', version: 'v1', kind: 'Scale' });
   if (r.subresources.status) subs.push({ name: 'status', kind: r.kind });
@@ -205,7 +211,7 @@ function apiResourcesOf(r: ResourceInfo): APIResource[] {
   // see when a resource's storage changes.
   if (!r.virtual) main.storageVersionHash = storageVersionHash(r.group, r.storageVersion ?? r.version, r.kind);
   const subs = subresourcesOf(r).map<APIResource>((s) => {
-    const e: APIResource = { name: `${r.resource}/${s.name}`, singularName: '', namespaced: r.namespaced, kind: s.kind, verbs: [...subresourceVerbs] };
+    const e: APIResource = { name: `${r.resource}/${s.name}`, singularName: '', namespaced: r.namespaced, kind: s.kind, verbs: sortedVerbs(s.verbs ?? subresourceVerbs) };
     if (s.group !== undefined) e.group = s.group;
     if (s.version !== undefined) e.version = s.version;
     return e;
@@ -258,7 +264,7 @@ function resourceDiscoveryOf(r: ResourceInfo): APIResourceDiscovery {
   if (r.categories.length) d.categories = [...r.categories];
   const subs = subresourcesOf(r);
   if (subs.length) {
-    d.subresources = subs.map((s) => ({ subresource: s.name, responseKind: { group: s.group ?? '', version: s.version ?? '', kind: s.kind }, verbs: [...subresourceVerbs] }));
+    d.subresources = subs.map((s) => ({ subresource: s.name, responseKind: { group: s.group ?? '', version: s.version ?? '', kind: s.kind }, verbs: sortedVerbs(s.verbs ?? subresourceVerbs) }));
   }
   return d;
 }

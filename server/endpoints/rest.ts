@@ -21,6 +21,9 @@ import { parseTableAccept, toTable } from './table.js';
 import { checkGetOrWatchResourceVersion, checkListResourceVersion } from './resource-version.js';
 import { routeOf, type Route } from './routes.js';
 import { serveWatch } from './watch.js';
+import { serveConnect } from './subresources/connect.js';
+import { serveNamedCreate } from './subresources/named-create.js';
+import { extraSubresource } from './subresources/table.js';
 import type { FieldError } from '../api/field.js';
 import { deleteOrphanDependents, firstValue, listOptionsOf, patchForce, requestQuery, sliceToInt64, tableIncludeObject as includeObjectOption, type IncludeObject, type UrlValues } from './query-options.js';
 
@@ -99,7 +102,7 @@ export function restHandler(api: ApiContext) {
 
 async function dispatch(api: ApiContext, req: Request, res: Response, ri: RequestInfo, ctx: RequestContext): Promise<void> {
   const info = api.index.lookup(ri.apiGroup, ri.apiVersion, ri.resource);
-  if (!info || ri.parts.length > 3) throw new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
+  if (!info) throw new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
   // kube's installer wraps every route of a deprecated API in AddWarningsHandler: errors carry the warning too
   if (info.deprecationWarning) addWarnings(res, [info.deprecationWarning]);
   const q = requestQuery(req);
@@ -110,6 +113,14 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
   const route = routeRequest(req, ri, info);
   if (!route.ok) throw route.code === 404 ? notFoundRoute() : methodNotAllowed();
   const verb = route.verb;
+  const extra = sub ? extraSubresource(info.group, info.version, info.resource, sub) : undefined;
+  if (route.connect && extra?.connect) return serveConnect(api, req, res, info, ri, ctx, q, extra.connect);
+  if (verb === 'create' && (extra || (info.group === '' && info.resource === 'bindings'))) {
+    // pods/binding, pods/eviction, serviceaccounts/token, and the legacy bindings: kube's named creaters
+    ctx.dryRun = parseDryRun(q, 'CreateOptions');
+    const kind = extra?.kind ?? { group: '', version: 'v1', kind: 'Binding' };
+    return serveNamedCreate(api, req, res, info, ri, ctx, optionsObject('CreateOptions', q, ctx.dryRun), kind, sub);
+  }
   // kube's ListResource: a list route asked to watch a resource whose storage cannot
   if (verb === 'watch' && !allowsVerb(info, 'watch')) throw errors.methodNotSupported(gr, 'watch');
   if (info.virtual) {
@@ -267,6 +278,8 @@ function routeRequest(req: Request, ri: RequestInfo, info: ResourceInfo): Route 
   if (prefix === 'proxy') return { ok: false, code: 404 };
   const watchPrefix = prefix === 'watch';
   return routeOf(info, {
+    // pods/<name>/proxy/<path>: only a connecter with a subpath is routed there
+    subpath: ri.parts.length > 3,
     method: req.method,
     // the name in the path: a list's fieldSelector=metadata.name=x names the request, not its route
     name: ri.parts[1] ?? '',
@@ -285,8 +298,9 @@ function updateSub(store: ResourceStore, ctx: RequestContext, name: string, sub:
     sub === 'scale' && scale
       ? { subresource: 'scale', kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, from: (p) => toScale(p, scale), into: (p, v) => applyScale(p, v, scale) }
       : undefined;
-  // /approval is a CSR's third strategy (kube's ApprovalREST): it writes status.conditions only
-  const storeSub = sub === 'status' || sub === 'approval' ? sub : '';
+  // status, ephemeralcontainers and resize have their own strategies in the store, and so has a CSR's /approval
+  // (kube's ApprovalREST: status.conditions only); scale and finalize write the parent
+  const storeSub = sub === 'status' || sub === 'approval' || info.strategy.subresourceUpdates?.[sub] ? sub : '';
   return store.update(ctx, name, storeSub, transform, opts, true, view, updateTracker(info, manager, sub));
 }
 

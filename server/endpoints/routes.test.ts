@@ -2,7 +2,8 @@ import { builtinResources } from '../registry/catalogue/index.js';
 import type { ResourceInfo } from '../registry/resource.js';
 import { routeOf, subresourcesOf, type Route, type RouteRequest } from './routes.js';
 
-const served = builtinResources.filter((r) => !r.virtual);
+// every stored resource but the create-only legacy bindings (its routes are tested on their own below)
+const served = builtinResources.filter((r) => !r.virtual && r.resource !== 'bindings');
 const virtual = builtinResources.filter((r) => r.virtual);
 const byResource = (resource: string): ResourceInfo => builtinResources.find((r) => r.resource === resource)!;
 
@@ -10,6 +11,7 @@ const req = (method: string, name: string, subresource = '', extra: Partial<Rout
 const ok = (verb: string): Route => ({ ok: true, verb } as Route);
 const notFound: Route = { ok: false, code: 404 };
 const notAllowed: Route = { ok: false, code: 405 };
+const connect = (verb: string): Route => ({ ok: true, verb, connect: true } as Route);
 
 describe('subresourcesOf', () => {
   it('gives status and scale from the catalogue, and finalize to namespaces alone', () => {
@@ -17,6 +19,11 @@ describe('subresourcesOf', () => {
     expect([...subresourcesOf(byResource('deployments')).keys()].sort()).toEqual(['scale', 'status']);
     expect([...subresourcesOf(byResource('configmaps')).keys()]).toEqual([]);
     expect([...subresourcesOf(byResource('tokenreviews')).keys()]).toEqual([]);
+  });
+  it("adds kube's pod, service and service account subresources", () => {
+    expect([...subresourcesOf(byResource('pods')).keys()].sort()).toEqual(['attach', 'binding', 'ephemeralcontainers', 'eviction', 'exec', 'portforward', 'proxy', 'resize', 'status']);
+    expect([...subresourcesOf(byResource('services')).keys()].sort()).toEqual(['proxy', 'status']);
+    expect([...subresourcesOf(byResource('serviceaccounts')).keys()]).toEqual(['token']);
   });
 });
 
@@ -54,6 +61,18 @@ describe('routeOf: the routes kube-apiserver registers', () => {
     finalize: [['GET', notAllowed], ['PUT', ok('update')], ['PATCH', notAllowed], ['DELETE', notAllowed], ['POST', notAllowed]],
     // certificatesigningrequests/approval: ApprovalREST is a Getter and an Updater, like StatusREST
     approval: [['GET', ok('get')], ['PUT', ok('update')], ['PATCH', ok('patch')], ['DELETE', notAllowed], ['POST', notAllowed]],
+    // rest.NamedCreater storages: POST only
+    binding: [['GET', notAllowed], ['PUT', notAllowed], ['POST', ok('create')]],
+    eviction: [['GET', notAllowed], ['DELETE', notAllowed], ['POST', ok('create')]],
+    token: [['GET', notAllowed], ['POST', ok('create')]],
+    // EphemeralContainersREST, ResizeREST: Getter + Updater
+    ephemeralcontainers: [['GET', ok('get')], ['PUT', ok('update')], ['PATCH', ok('patch')], ['POST', notAllowed], ['DELETE', notAllowed]],
+    resize: [['GET', ok('get')], ['PUT', ok('update')], ['PATCH', ok('patch')], ['POST', notAllowed], ['DELETE', notAllowed]],
+    // Connecters: their ConnectMethods, each as its action verb (GET get, POST create, …)
+    exec: [['GET', connect('get')], ['POST', connect('create')], ['PUT', notAllowed], ['DELETE', notAllowed]],
+    attach: [['GET', connect('get')], ['POST', connect('create')], ['PATCH', notAllowed]],
+    portforward: [['GET', connect('get')], ['POST', connect('create')], ['PUT', notAllowed]],
+    proxy: [['GET', connect('get')], ['HEAD', connect('get')], ['OPTIONS', connect('get')], ['POST', connect('create')], ['PUT', connect('update')], ['PATCH', connect('patch')], ['DELETE', connect('delete')]],
   };
   const subresourceRows = served.flatMap((info) =>
     [...subresourcesOf(info).keys()].flatMap((sub) => subresourceCases[sub]!.map(([method, expected]) => [`${info.resource}/${sub}`, method, info, sub, expected] as const)),
@@ -71,6 +90,16 @@ describe('routeOf: the routes kube-apiserver registers', () => {
     expect(routeOf(info, req(method, 'x', sub, { watchParam: true }))).toEqual(expected);
     // no subresource storage watches: there is no /watch/ route for it
     expect(routeOf(info, req(method, 'x', sub, { watchPrefix: true }))).toEqual(notFound);
+    // only a connecter with a subpath (the proxies) has routes below its subresource
+    const below = routeOf(info, req(method, 'x', sub, { subpath: true }));
+    if (sub === 'proxy') expect(below).toEqual(expected);
+    else expect(below).toEqual(notFound);
+  });
+  it('serves the legacy bindings with POST on the collection only', () => {
+    const bindings = byResource('bindings');
+    expect(routeOf(bindings, req('POST', ''))).toEqual(ok('create'));
+    expect(routeOf(bindings, req('GET', ''))).toEqual(notAllowed);
+    expect(routeOf(bindings, req('GET', 'x'))).toEqual(notFound);
   });
   // A namespaced resource without /namespaces/<ns>: only the list (and watch) across all namespaces.
   describe.each(served.filter((r) => r.namespaced).map((r) => [r.resource, r] as const))('%s across all namespaces', (_t, info) => {

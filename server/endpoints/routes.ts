@@ -4,6 +4,7 @@
 // rest.GracefulDeleter, …). go-restful then answers a path without any route with 404, and a path whose routes
 // are for other methods with 405; kube's serviceErrorHandler turns both into NewGenericServerResponse's Status.
 import type { ResourceInfo, Verb } from '../registry/resource.js';
+import { extraSubresource, extraSubresourcesOf } from './subresources/table.js';
 
 /**
  * The interfaces of each subresource's REST storage in kube: every StatusREST and ScaleREST is a Getter and an
@@ -26,6 +27,7 @@ export function subresourcesOf(info: ResourceInfo): ReadonlyMap<string, readonly
   if (info.subresources.scale) subs.set('scale', subresourceStorageVerbs.scale);
   if (info.subresources.approval) subs.set('approval', subresourceStorageVerbs.approval);
   if (info.group === '' && info.resource === 'namespaces') subs.set('finalize', subresourceStorageVerbs.finalize);
+  for (const extra of extraSubresourcesOf(info.group, info.version, info.resource)) subs.set(extra.subresource, extra.verbs);
   return subs;
 }
 
@@ -40,9 +42,15 @@ export interface RouteRequest {
   watchParam: boolean;
   /** a namespaced resource addressed without /namespaces/<ns>: only the list across namespaces lives there */
   allNamespaces?: boolean;
+  /** path segments after the subresource (pods/x/proxy/a/b): only a connecter with a subpath has routes there */
+  subpath?: boolean;
 }
 
-export type Route = { ok: true; verb: Verb } | { ok: false; code: 404 | 405 };
+/** connect: the route is a rest.Connecter's (kube's MethodConnect action), served by ConnectResource */
+export type Route = { ok: true; verb: Verb; connect?: boolean } | { ok: false; code: 404 | 405 };
+
+/** The action verb of each method, as the installer names connect routes and RequestInfo reads methods. */
+const methodVerbs: Readonly<Record<string, Verb>> = { GET: 'get', HEAD: 'get', POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete', OPTIONS: 'get' };
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -89,6 +97,17 @@ function pathRoutes(req: RouteRequest, verbs: readonly Verb[], isSubresource: bo
 export function routeOf(info: ResourceInfo, req: RouteRequest): Route {
   let verbs: readonly Verb[] = info.verbs;
   const isSubresource = req.subresource !== '';
+  if (isSubresource && !info.virtual) {
+    const connect = extraSubresource(info.group, info.version, info.resource, req.subresource)?.connect;
+    if (connect) {
+      // The installer registers a connecter at <name>/<sub> and, with a subpath, at <name>/<sub>/{path:*}.
+      if (req.name === '' || req.watchPrefix || req.allNamespaces || (req.subpath && !connect.subpath)) return { ok: false, code: 404 };
+      const method = req.method.toUpperCase();
+      if (!connect.methods.includes(method)) return { ok: false, code: 405 };
+      return { ok: true, verb: methodVerbs[method]!, connect: true };
+    }
+  }
+  if (req.subpath) return { ok: false, code: 404 };
   if (isSubresource) {
     const sub = subresourcesOf(info).get(req.subresource);
     if (!sub) return { ok: false, code: 404 };

@@ -17,7 +17,7 @@ describe('parseServerOptions defaults', () => {
     const o = parseOk([]);
     expect(o.secureServing).toEqual({ port: 6443, bindAddress: '127.0.0.1', certDir: 'certs/generated' });
     // AlwaysAllow (the default mode) turns anonymous authentication off, as kube-apiserver's ApplyAuthorization
-    expect(o.authentication).toEqual({ anonymous: false });
+    expect(o.authentication).toEqual({ anonymous: false, serviceAccountIssuers: ['https://kubernetes.default.svc.cluster.local'], apiAudiences: ['https://kubernetes.default.svc.cluster.local'] });
     expect(o.authorization).toEqual({ modes: ['AlwaysAllow'] });
     expect(o.etcd).toEqual({ storageBackend: 'memory', servers: [], prefix: '/registry' });
     expect(o.admission.plugins).toEqual([
@@ -97,7 +97,9 @@ describe('parseServerOptions flag forms', () => {
     ['-vN', ['-v2'], (o) => o.verbosity, 2],
     ['--v', ['--v=3'], (o) => o.verbosity, 3],
     ['files', ['--tls-cert-file=a.crt', '--tls-private-key-file=a.key'], (o) => [o.secureServing.certFile, o.secureServing.keyFile], ['a.crt', 'a.key']],
-    ['client CA and tokens', ['--client-ca-file=ca.crt', '--token-auth-file=t.csv', '--anonymous-auth=false'], (o) => o.authentication, { clientCAFile: 'ca.crt', tokenAuthFile: 't.csv', anonymous: false }],
+    ['client CA and tokens', ['--client-ca-file=ca.crt', '--token-auth-file=t.csv', '--anonymous-auth=false'], (o) => o.authentication, { clientCAFile: 'ca.crt', tokenAuthFile: 't.csv', anonymous: false, serviceAccountIssuers: ['https://kubernetes.default.svc.cluster.local'], apiAudiences: ['https://kubernetes.default.svc.cluster.local'] }],
+    ['service account issuer, key and audiences', ['--service-account-issuer=https://a', '--service-account-issuer=https://b', '--service-account-signing-key-file=sa.key', '--api-audiences=x,y'], (o) => o.authentication, { anonymous: false, serviceAccountIssuers: ['https://a', 'https://b'], serviceAccountSigningKeyFile: 'sa.key', apiAudiences: ['x', 'y'] }],
+    ['the audiences default to the first issuer', ['--service-account-issuer=https://a', '--service-account-issuer=https://b'], (o) => o.authentication.apiAudiences, ['https://a']],
     ['admission config', ['--admission-control-config-file', '/etc/ac.yaml'], (o) => o.admission.configFile, '/etc/ac.yaml'],
     ['audit log', ['--audit-log-path=-'], (o) => o.audit.logPath, '-'],
     ['kubeconfig', ['--write-kubeconfig', '/tmp/kc'], (o) => o.writeKubeconfig, '/tmp/kc'],

@@ -47,6 +47,12 @@ export interface ServerOptions {
     clientCAFile?: string;
     tokenAuthFile?: string;
     anonymous: boolean;
+    /** --service-account-issuer: the first issues TokenRequest tokens */
+    serviceAccountIssuers: string[];
+    /** --service-account-signing-key-file; unset, a key generated in --cert-dir signs */
+    serviceAccountSigningKeyFile?: string;
+    /** --api-audiences; unset, the issuers are the audiences (as kube defaults them) */
+    apiAudiences: string[];
   };
   authorization: {
     modes: AuthorizationMode[];
@@ -88,6 +94,9 @@ interface RawOptions {
   clientCAFile: string;
   tokenAuthFile: string;
   anonymousAuth: boolean;
+  serviceAccountIssuers: string[];
+  serviceAccountSigningKeyFile: string;
+  apiAudiences: string[];
   authorizationModes: string[];
   authorizationPolicyFile: string;
   storageBackend: string;
@@ -115,6 +124,10 @@ function defaults(): RawOptions {
     clientCAFile: '',
     tokenAuthFile: '',
     anonymousAuth: true,
+    // kube-apiserver requires the flag; this default is the issuer kubeadm and kind clusters use
+    serviceAccountIssuers: ['https://kubernetes.default.svc.cluster.local'],
+    serviceAccountSigningKeyFile: '',
+    apiAudiences: [],
     // kube-apiserver defaults to AlwaysAllow too when no mode is given; clusters set Node,RBAC.
     authorizationModes: ['AlwaysAllow'],
     authorizationPolicyFile: '',
@@ -257,6 +270,27 @@ function buildFlagSet(o: RawOptions, warnings: string[]): FlagSet {
       o.anonymousAuth = r.value;
       return undefined;
     },
+  });
+  fs.define({
+    name: 'service-account-issuer',
+    type: 'strings',
+    defValue: `[${o.serviceAccountIssuers.join(',')}]`,
+    usage: 'Identifier of the service account token issuer. The issuer will assert this identifier in "iss" claim of issued tokens. When this flag is specified multiple times, the first is used to generate tokens.',
+    set: stringSlice(
+      () => o.serviceAccountIssuers,
+      (v) => (o.serviceAccountIssuers = v),
+    ),
+  });
+  str('service-account-signing-key-file', 'Path to the file that contains the current private key of the service account token issuer. The issuer will sign issued ID tokens with this private key. Unset, a key generated in --cert-dir is used.', 'serviceAccountSigningKeyFile');
+  fs.define({
+    name: 'api-audiences',
+    type: 'strings',
+    defValue: '[]',
+    usage: 'Identifiers of the API. The service account token authenticator will validate that tokens used against the API are bound to at least one of these audiences. If unset, the first --service-account-issuer is used.',
+    set: stringSlice(
+      () => o.apiAudiences,
+      (v) => (o.apiAudiences = v),
+    ),
   });
   fs.define({
     name: 'authorization-mode',
@@ -425,7 +459,7 @@ function freeze(o: RawOptions): ServerOptions {
   const storageBackend: StorageBackend = o.storageBackend === 'etcd3' || o.storageBackend === 'memory' ? o.storageBackend : o.etcdServers.length > 0 ? 'etcd3' : 'memory';
   const options: ServerOptions = {
     secureServing: { port: o.securePort, bindAddress: o.bindAddress, certDir: o.certDir },
-    authentication: { anonymous: o.anonymousAuth },
+    authentication: { anonymous: o.anonymousAuth, serviceAccountIssuers: [...o.serviceAccountIssuers], apiAudiences: o.apiAudiences.length ? [...o.apiAudiences] : o.serviceAccountIssuers.slice(0, 1) },
     authorization: { modes: o.authorizationModes as AuthorizationMode[] },
     etcd: { storageBackend, servers: [...o.etcdServers], prefix: o.etcdPrefix },
     admission: {
@@ -443,7 +477,7 @@ function freeze(o: RawOptions): ServerOptions {
     for (const [k, v] of Object.entries(values)) if (v !== undefined) (target as Record<string, unknown>)[k] = v;
   };
   assign(options.secureServing, { certFile: opt(o.tlsCertFile), keyFile: opt(o.tlsPrivateKeyFile) });
-  assign(options.authentication, { clientCAFile: opt(o.clientCAFile), tokenAuthFile: opt(o.tokenAuthFile) });
+  assign(options.authentication, { clientCAFile: opt(o.clientCAFile), tokenAuthFile: opt(o.tokenAuthFile), serviceAccountSigningKeyFile: opt(o.serviceAccountSigningKeyFile) });
   assign(options.authorization, { policyFile: opt(o.authorizationPolicyFile) });
   assign(options.admission, { configFile: opt(o.admissionControlConfigFile) });
   assign(options.audit, { logPath: opt(o.auditLogPath) });

@@ -102,8 +102,20 @@ export interface Strategy {
    * 'Unsupported' (events) means DELETE never adds one.
    */
   defaultGarbageCollectionPolicy?: GarbageCollectionPolicy;
+  /**
+   * Subresources that write part of the object through their own strategy (pods/ephemeralcontainers,
+   * pods/resize): kube's per-subresource strategies' PrepareForUpdate (which keeps all but their fields of the
+   * stored object) and ValidateUpdate, used instead of the main resource's.
+   */
+  subresourceUpdates?: Readonly<Record<string, SubresourceUpdateStrategy>>;
   /** A create the resource refuses outright (kube: no creates while a CRD is terminating), as a Status error. */
   refuseCreate?(): Error | undefined;
+}
+
+export interface SubresourceUpdateStrategy {
+  /** the object to write: the stored one with only this subresource's fields taken from `desired` */
+  prepareForUpdate(desired: KubeObject, old: KubeObject): KubeObject;
+  validateUpdate(obj: KubeObject, old: KubeObject): FieldError[];
 }
 
 /** A create-only resource answered by the server itself and never stored (tokenreviews, subjectaccessreviews, …). */

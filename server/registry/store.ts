@@ -420,7 +420,7 @@ export class ResourceStore {
           this.info.strategy.applyDefaults?.(next);
         }
         this.checkTypeMeta(next);
-        const errs = validateObjectMetaUpdate(metaOf(next), metaOf(old)).concat(this.finalizerRules(next, old), this.info.strategy.validateUpdate?.(next, old) ?? []);
+        const errs = validateObjectMetaUpdate(metaOf(next), metaOf(old)).concat(this.finalizerRules(next, old), this.validateUpdate(subresource, next, old));
         if (errs.length) throw this.validationError(next, errs);
         this.info.strategy.canonicalize?.(next);
         ctx.warnings.push(...(this.info.strategy.warningsOnUpdate?.(next, old) ?? []));
@@ -456,6 +456,39 @@ export class ResourceStore {
     }
   }
 
+  /**
+   * A write of the registry itself, past the strategy and admission: kube's BindingREST writes the pod with
+   * Storage.GuaranteedUpdate directly. `mutate` throws to abort; nothing is written on a dry run.
+   */
+  async writeUnadmitted(ctx: RequestContext, name: string, preconditions: Preconditions | undefined, mutate: (current: KubeObject) => KubeObject): Promise<KubeObject> {
+    const key = this.key(ctx.namespace, name);
+    let result: KubeObject | undefined;
+    try {
+      const stored = await this.deps.storage.guaranteedUpdate(
+        key,
+        async (cur) => {
+          if (!cur) throw errors.notFound(this.gr, name);
+          const next = mutate(await this.decode(deepCopy(cur)));
+          result = next;
+          return ctx.dryRun ? cur : this.encode(next);
+        },
+        preconditions ? { preconditions } : {},
+      );
+      if (ctx.dryRun) return this.withTypeMeta(result!);
+      const out = await this.decode(stored);
+      this.deps.onWrite?.('MODIFIED', out);
+      return out;
+    } catch (err) {
+      throw storageErrorToStatus(err, this.gr, name, 'update');
+    }
+  }
+
+  /** The strategy's ValidateUpdate, or the subresource's own (pods/ephemeralcontainers, pods/resize). */
+  private validateUpdate(subresource: string, next: KubeObject, old: KubeObject): FieldError[] {
+    const own = this.info.strategy.subresourceUpdates?.[subresource];
+    return own ? own.validateUpdate(next, old) : (this.info.strategy.validateUpdate?.(next, old) ?? []);
+  }
+
   /** PrepareForUpdate of kube's strategies: who may change status, and generation. */
   private prepareForUpdate(desired: KubeObject, old: KubeObject, subresource: string): KubeObject {
     let next: KubeObject;
@@ -466,7 +499,8 @@ export class ResourceStore {
       else next.status = desired.status;
       metaOf(next).resourceVersion = metaOf(desired).resourceVersion ?? metaOf(old).resourceVersion;
     } else {
-      next = desired;
+      const own = this.info.strategy.subresourceUpdates?.[subresource];
+      next = own ? own.prepareForUpdate(desired, old) : desired;
       if (this.info.hasStatus) {
         if (old.status === undefined) delete next.status;
         else next.status = deepCopy(old.status);
@@ -527,12 +561,14 @@ export class ResourceStore {
    * and re-run admission when another writer got in first (a status controller, say): only the preconditions the
    * client sent can make a delete fail with 409, never a write that merely happened meanwhile.
    */
-  async delete(ctx: RequestContext, name: string, opts: DeleteOptions, options: KubeObject): Promise<DeleteResult> {
+  async delete(ctx: RequestContext, name: string, opts: DeleteOptions, options: KubeObject, call: { admission?: boolean } = {}): Promise<DeleteResult> {
     const key = this.key(ctx.namespace, name);
     const preconditions = clientPreconditions(opts);
     // kube's AdmissionToValidateObjectDeleteFunc: mutating then validating admission on the object being deleted.
+    // A registry's own delete (EvictionREST passes rest.ValidateAllObjectFunc) admits nothing.
     const admitDelete = async (stored: KubeObject): Promise<KubeObject> => {
       const current = await this.decode(deepCopy(stored));
+      if (call.admission === false) return current;
       await this.deps.admission.admit(this.attributes(ctx, 'DELETE', '', name, undefined, current, options));
       await this.deps.admission.validate(this.attributes(ctx, 'DELETE', '', name, undefined, current, options));
       return current;

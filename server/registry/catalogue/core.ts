@@ -51,6 +51,8 @@ export const coreEntries: Entry[] = [
       age,
     ],
   },
+  // The deprecated top-level bindings (LegacyBindingREST): create only, answered by the pods/binding logic.
+  { group: '', version: 'v1', resource: 'bindings', kind: 'Binding', namespaced: true, verbs: ['create'] },
   { group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'], printerColumns: [{ name: 'Secrets', type: 'integer', compute: lengthAt((o) => o['secrets']) }, age] },
   {
     group: '', version: 'v1', resource: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'],

@@ -11,11 +11,12 @@ import { podStrategy } from './pod.js';
 import { podTemplateStrategy } from './podtemplate.js';
 import { replicationControllerStrategy } from './replicationcontroller.js';
 import { resourceQuotaStrategy } from './resourcequota.js';
+import { ephemeralContainersStrategy, resizeStrategy } from './pod-subresources.js';
 import { serviceStrategy } from './service.js';
 
 export const coreStrategies: Record<string, Strategy> = {
   '/v1/namespaces': namespaceStrategy,
-  '/v1/pods': podStrategy,
+  '/v1/pods': { ...podStrategy, subresourceUpdates: { ephemeralcontainers: ephemeralContainersStrategy, resize: resizeStrategy } },
   '/v1/services': serviceStrategy,
   '/v1/configmaps': configMapStrategy,
   '/v1/secrets': secretStrategy,
