@@ -45,6 +45,7 @@ import { NamespaceController } from './controllers/namespace-controller.js';
 import { defaultServiceAccountObject, rootCaConfigMapName, rootCaConfigMapObject, rootCaDrifted } from './controllers/namespace-default-objects.js';
 import { PerNamespaceObjectController } from './controllers/per-namespace-object-controller.js';
 import { ResourceQuotaStatusController } from './controllers/resource-quota-status-controller.js';
+import { QuotaNamespaces } from './controllers/quota-namespaces.js';
 import type { ObjectLister } from './admission/plugins/object-lister.js';
 import type { ApiContext, VirtualResourceHandler } from './endpoints/api-context.js';
 import { buildApp } from './http/app.js';
@@ -108,6 +109,7 @@ export class ApiServer {
   private serviceAccountsController?: PerNamespaceObjectController;
   private rootCaPublisher?: PerNamespaceObjectController;
   private quotaStatusController?: ResourceQuotaStatusController;
+  private quotaNamespaces?: QuotaNamespaces;
   private garbageCollector?: GarbageCollector;
   private systemNamespacesReady = false;
   private systemPriorityClassesReady = false;
@@ -236,6 +238,7 @@ export class ApiServer {
       },
       isNamespaced: (group, resource) => this.index.all().some((r) => r.group === group && r.resource === resource && r.namespaced),
       lister: this.objectLister(),
+      mayHaveQuotas: (ns) => this.quotaNamespaces?.mayHaveQuotas(ns) ?? true,
       listPriorityClasses: async () => {
         const info = this.index.lookup('scheduling.k8s.io', 'v1', 'priorityclasses');
         return info ? (await this.storeFor(info).list(newRequestContext(systemUser, ''), {})).items : [];
@@ -523,7 +526,10 @@ export class ApiServer {
       });
       void this.rootCaPublisher.start();
     }
-    this.quotaStatusController = new ResourceQuotaStatusController(common);
+    const quotaNamespaces = new QuotaNamespaces(() => this.storeFor(this.index.lookup('', 'v1', 'resourcequotas')!), common.log);
+    this.quotaNamespaces = quotaNamespaces;
+    void quotaNamespaces.start();
+    this.quotaStatusController = new ResourceQuotaStatusController({ ...common, mayHaveQuotas: (ns) => quotaNamespaces.mayHaveQuotas(ns) });
     void this.quotaStatusController.start();
   }
 
@@ -533,6 +539,7 @@ export class ApiServer {
       this.serviceAccountsController?.observeNamespace(obj);
       this.rootCaPublisher?.observeNamespace(obj);
     }
+    if (info.group === '' && info.resource === 'resourcequotas') this.quotaNamespaces?.observe(type, obj);
     this.quotaStatusController?.observe(info, obj);
   }
 
@@ -545,6 +552,7 @@ export class ApiServer {
     this.serviceAccountsController?.stop();
     this.rootCaPublisher?.stop();
     this.quotaStatusController?.stop();
+    this.quotaNamespaces?.stop();
     this.garbageCollector?.stop();
     this.policyStatusController?.stop();
     this.crds?.stop();

@@ -48,6 +48,8 @@ export interface AdmissionChainDeps {
   excludeVirtualResources: () => boolean;
   /** reads of stored objects (service accounts, limit ranges, quotas, storage classes) for the built-in plugins */
   lister?: ObjectLister;
+  /** false when a namespace surely holds no ResourceQuota */
+  mayHaveQuotas?(namespace: string): boolean;
   /** CEL evaluation of webhook matchConditions; without it they are not evaluated */
   webhookMatchConditions?: MatchConditionsEvaluator;
   /** converters of resources served at several versions, for webhooks and policies matched through an equivalent version */
@@ -97,7 +99,7 @@ export function buildAdmissionChain(deps: AdmissionChainDeps): OrderedAdmissionC
     factories['LimitRanger'] = () => new LimitRanger({ lister });
     factories['ServiceAccount'] = () => new ServiceAccountAdmission({ lister });
     factories['DefaultStorageClass'] = () => new DefaultStorageClass({ lister });
-    factories['ResourceQuota'] = () => new ResourceQuotaAdmission({ lister, isNamespaced: deps.isNamespaced });
+    factories['ResourceQuota'] = () => new ResourceQuotaAdmission({ lister, isNamespaced: deps.isNamespaced, ...(deps.mayHaveQuotas ? { mayHaveQuotas: deps.mayHaveQuotas } : {}) });
   }
   const policies = deps.policies;
   if (policies) {

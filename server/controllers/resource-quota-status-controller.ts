@@ -2,10 +2,10 @@
 // status.hard mirrors spec.hard and status.used is recalculated from the stored objects. kube recalculates on a
 // resync period and on changes of the tracked kinds; here a write in a namespace (this server's own writes, as they
 // return) schedules one recalculation of that namespace's quotas, and startup recalculates every quota.
-// Scoped quotas get status.hard but used only for what scopes do not change (they are not evaluated).
+// Quotas with scopes not evaluated here (PriorityClass, CrossNamespacePodAffinity) get status.hard and no used.
 import type { KubeObject, UserInfo } from '../api/types.js';
 import { StatusError } from '../api/errors.js';
-import { addUsage, isBinaryQuantity, resourceQuotas, unscopedHard } from '../admission/plugins/resource-quota.js';
+import { addUsage, hardOf, isBinaryQuantity, quotaScopes, resourceQuotas, scopesMatch } from '../admission/plugins/resource-quota.js';
 import { formatQuantity, objectUsage, tracksResource, type Usage } from '../admission/plugins/resource-quota-usage.js';
 import { metaOf } from '../registry/object-fields.js';
 import { newRequestContext } from '../registry/request-context.js';
@@ -22,6 +22,8 @@ export interface ResourceQuotaStatusControllerDeps {
   log(msg: string, fields?: Record<string, unknown>): void;
   /** the pause that gathers a burst of writes into one recalculation */
   delayMs?: number;
+  /** false when a namespace surely holds no quota: its writes schedule nothing */
+  mayHaveQuotas?(namespace: string): boolean;
 }
 
 export class ResourceQuotaStatusController {
@@ -55,6 +57,7 @@ export class ResourceQuotaStatusController {
   observe(info: ResourceInfo, obj: KubeObject): void {
     const ns = metaOf(obj).namespace;
     if (!ns || !info.namespaced) return;
+    if (this.deps.mayHaveQuotas && !this.deps.mayHaveQuotas(ns)) return;
     if (info.group === '' && info.resource === 'resourcequotas' && JSON.stringify((obj['status'] as { hard?: unknown } | undefined)?.hard ?? null) === JSON.stringify((obj['spec'] as { hard?: unknown } | undefined)?.hard ?? null)) return;
     this.schedule(ns);
   }
@@ -74,35 +77,33 @@ export class ResourceQuotaStatusController {
   private async recalculate(namespace: string): Promise<void> {
     const ctx = newRequestContext(controllerUser, namespace);
     const quotas = (await this.quotaStore().list(ctx, {})).items;
-    const usageCache = new Map<ResourceInfo, Usage>();
-    const usageOf = async (info: ResourceInfo): Promise<Usage> => {
-      let u = usageCache.get(info);
-      if (!u) {
-        u = {};
-        for (const o of (await this.deps.storeFor(info).list(ctx, {})).items) addUsage(u, objectUsage(info.group, info.resource, o as Record<string, unknown>));
-        usageCache.set(info, u);
-      }
+    const objects = new Map<ResourceInfo, KubeObject[]>();
+    const usageOf = async (info: ResourceInfo, scopes: readonly string[]): Promise<Usage> => {
+      let items = objects.get(info);
+      if (!items) objects.set(info, (items = (await this.deps.storeFor(info).list(ctx, {})).items));
+      const u: Usage = {};
+      for (const o of items) if (scopesMatch(scopes, info.group, info.resource, o as Record<string, unknown>)) addUsage(u, objectUsage(info.group, info.resource, o as Record<string, unknown>));
       return u;
     };
     const namespaced = this.deps.index.all().filter((r) => r.namespaced);
     for (const quota of quotas) {
-      const specHard = ((quota['spec'] as { hard?: Record<string, unknown> } | undefined)?.hard ?? {}) as Record<string, unknown>;
-      const hard = unscopedHard(quota);
+      const specHard = hardOf(quota);
+      const scopes = quotaScopes(quota);
       const used: Record<string, string> = {};
-      if (hard) {
-        for (const [name, limit] of Object.entries(hard)) {
+      if (scopes) {
+        for (const [name, limit] of Object.entries(specHard)) {
           let total = 0;
           const seen = new Set<string>();
           for (const info of namespaced) {
             const key = `${info.group}/${info.resource}`;
             if (seen.has(key) || !tracksResource(info.group, info.resource, name)) continue;
             seen.add(key);
-            total += (await usageOf(info))[name] ?? 0;
+            total += (await usageOf(info, scopes))[name] ?? 0;
           }
           used[name] = formatQuantity(total, isBinaryQuantity(limit));
         }
       }
-      const status = hard ? { hard: specHard, used } : { hard: specHard };
+      const status = scopes ? { hard: specHard, used } : { hard: specHard };
       if (JSON.stringify(quota['status'] ?? null) === JSON.stringify(status)) continue;
       try {
         await this.quotaStore().update(ctx, metaOf(quota).name ?? '', 'status', (cur) => ({ ...cur, status }), { kind: 'UpdateOptions', apiVersion: 'meta.k8s.io/v1' }, false);

@@ -52,10 +52,15 @@ describe('ResourceQuota admission', () => {
     expect(await create([q], [pod('running', {}, {}, 'Running')], pod('new', {}, {}))).toBe('403 pods "new" is forbidden: exceeded quota: quota, requested: pods=1, used: pods=1, limited: pods=1');
   });
 
-  it('counts other resources under count/<resource> and their legacy name, and skips scoped quotas', async () => {
+  it('counts other resources under count/<resource> and their legacy name, and evaluates the pod scopes', async () => {
     const cm: KubeObject = { metadata: { name: 'cm' } };
     expect(await create([quota('q', { 'count/configmaps': '0' })], [], cm, 'configmaps')).toBe('403 configmaps "cm" is forbidden: exceeded quota: q, requested: count/configmaps=1, used: count/configmaps=0, limited: count/configmaps=0');
-    expect(await create([quota('q', { pods: '0' }, { scopes: ['BestEffort'] })], [], pod('x', {}, {}))).toBe('admitted');
+    expect(await create([quota('q', { pods: '0' }, { scopes: ['BestEffort'] })], [], pod('x', {}, {}))).toBe('403 pods "x" is forbidden: exceeded quota: q, requested: pods=1, used: pods=0, limited: pods=0');
+    expect(await create([quota('q', { pods: '0' }, { scopes: ['BestEffort'] })], [], pod('x', { cpu: '1' }, {}))).toBe('admitted');
+    expect(await create([quota('q', { pods: '0' }, { scopes: ['Terminating'] })], [], pod('x', {}, {}))).toBe('admitted');
+    expect(await create([quota('q', { count: '0' }, { scopes: ['NotTerminating'] })], [], { metadata: { name: 'cm' } }, 'configmaps')).toBe('admitted');
+    // PriorityClass scopes are not evaluated: the quota is skipped
+    expect(await create([quota('q', { pods: '0' }, { scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high'] }] } })], [], pod('x', {}, {}))).toBe('admitted');
     expect(await create([], [], pod('x', {}, {}))).toBe('admitted');
   });
 
