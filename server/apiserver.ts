@@ -43,6 +43,11 @@ import { GarbageCollector } from './controllers/garbage-collector.js';
 import { updateTracker } from './endpoints/apply/index.js';
 import { StartupObjects } from './controllers/bootstrap/index.js';
 import { NamespaceController } from './controllers/namespace-controller.js';
+import { defaultServiceAccountObject, rootCaConfigMapName, rootCaConfigMapObject, rootCaDrifted } from './controllers/namespace-default-objects.js';
+import { PerNamespaceObjectController } from './controllers/per-namespace-object-controller.js';
+import { ResourceQuotaStatusController } from './controllers/resource-quota-status-controller.js';
+import { QuotaNamespaces } from './controllers/quota-namespaces.js';
+import type { ObjectLister } from './admission/plugins/object-lister.js';
 import type { ApiContext, VirtualResourceHandler } from './endpoints/api-context.js';
 import { buildApp } from './http/app.js';
 import { AuditLog, auditFilter } from './http/audit.js';
@@ -66,6 +71,8 @@ export interface ApiServerConfig {
   /** 0 picks a free port */
   port: number;
   tls: { certPem: string; keyPem: string; clientCaPem?: string };
+  /** the CA bundle published in every namespace as the kube-root-ca.crt ConfigMap (kube: --root-ca-file) */
+  rootCaPem?: string;
   storage: Storage;
   etcdPrefix: string;
   authn: Authenticator;
@@ -103,6 +110,10 @@ export class ApiServer {
   private server?: https.Server;
   private audit?: AuditLog;
   private namespaceController?: NamespaceController;
+  private serviceAccountsController?: PerNamespaceObjectController;
+  private rootCaPublisher?: PerNamespaceObjectController;
+  private quotaStatusController?: ResourceQuotaStatusController;
+  private quotaNamespaces?: QuotaNamespaces;
   private garbageCollector?: GarbageCollector;
   private systemNamespacesReady = false;
   private systemPriorityClassesReady = false;
@@ -146,7 +157,10 @@ export class ApiServer {
         storage: this.config.storage,
         prefix: this.config.etcdPrefix,
         admission: this.admission,
-        onWrite: (type, obj) => this.writeObservers.get(key)?.(type, obj),
+        onWrite: (type, obj) => {
+          this.writeObservers.get(key)?.(type, obj);
+          this.observeWriteForControllers(info, type, obj);
+        },
       });
       this.stores.set(key, store);
     }
@@ -227,6 +241,8 @@ export class ApiServer {
         }
       },
       isNamespaced: (group, resource) => this.index.all().some((r) => r.group === group && r.resource === resource && r.namespaced),
+      lister: this.objectLister(),
+      mayHaveQuotas: (ns) => this.quotaNamespaces?.mayHaveQuotas(ns) ?? true,
       listPriorityClasses: async () => {
         const info = this.index.lookup('scheduling.k8s.io', 'v1', 'priorityclasses');
         return info ? (await this.storeFor(info).list(newRequestContext(systemUser, ''), {})).items : [];
@@ -355,6 +371,7 @@ export class ApiServer {
         resolve();
       });
     });
+    this.startNamespaceDefaultsControllers();
     this.namespaceController = new NamespaceController({ index: this.index, storeFor: (i) => this.storeFor(i), log: (m, f) => config.log.info(m, f) });
     // it lists again until storage answers, logging each failure
     void this.namespaceController.start();
@@ -469,12 +486,81 @@ export class ApiServer {
     void attempt();
   }
 
+  /** Reads of stored objects for the built-in admission plugins, by GVR through the index (kube: informer listers). */
+  private objectLister(): ObjectLister {
+    return {
+      list: async (ref, namespace) => {
+        const info = this.index.lookup(ref.group, ref.version, ref.resource);
+        if (!info) return undefined;
+        return (await this.storeFor(info).list(newRequestContext(systemUser, info.namespaced ? namespace : ''), {})).items;
+      },
+      get: async (ref, namespace, name) => {
+        const info = this.index.lookup(ref.group, ref.version, ref.resource);
+        if (!info) return undefined;
+        try {
+          return await this.storeFor(info).get(newRequestContext(systemUser, info.namespaced ? namespace : ''), name);
+        } catch (err) {
+          if (err instanceof StatusError && err.code === 404) return undefined;
+          throw err;
+        }
+      },
+    };
+  }
+
+  /**
+   * kube-controller-manager's serviceaccounts controller and root-ca-cert-publisher (the `default` ServiceAccount and
+   * the kube-root-ca.crt ConfigMap in every namespace, system ones included) and its resourcequota controller.
+   */
+  private startNamespaceDefaultsControllers(): void {
+    const common = { index: this.index, storeFor: (i: ResourceInfo) => this.storeFor(i), log: (m: string, f?: Record<string, unknown>) => this.config.log.info(m, f) };
+    const controllerUser = (name: string) => ({ username: `system:serviceaccount:kube-system:${name}`, groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'] });
+    this.serviceAccountsController = new PerNamespaceObjectController({
+      ...common,
+      user: controllerUser('service-account-controller'),
+      resource: 'serviceaccounts',
+      name: 'default',
+      desired: defaultServiceAccountObject,
+    });
+    void this.serviceAccountsController.start();
+    const caPem = this.config.rootCaPem ?? this.config.tls.clientCaPem;
+    if (caPem) {
+      this.rootCaPublisher = new PerNamespaceObjectController({
+        ...common,
+        user: controllerUser('root-ca-cert-publisher'),
+        resource: 'configmaps',
+        name: rootCaConfigMapName,
+        desired: (ns) => rootCaConfigMapObject(ns, caPem),
+        drifted: rootCaDrifted,
+      });
+      void this.rootCaPublisher.start();
+    }
+    const quotaNamespaces = new QuotaNamespaces(() => this.storeFor(this.index.lookup('', 'v1', 'resourcequotas')!), common.log);
+    this.quotaNamespaces = quotaNamespaces;
+    void quotaNamespaces.start();
+    this.quotaStatusController = new ResourceQuotaStatusController({ ...common, mayHaveQuotas: (ns) => quotaNamespaces.mayHaveQuotas(ns) });
+    void this.quotaStatusController.start();
+  }
+
+  /** This server's writes as they return, for the controllers that act on them at once. */
+  private observeWriteForControllers(info: ResourceInfo, type: WriteEventType, obj: KubeObject): void {
+    if (info.group === '' && info.resource === 'namespaces' && type !== 'DELETED') {
+      this.serviceAccountsController?.observeNamespace(obj);
+      this.rootCaPublisher?.observeNamespace(obj);
+    }
+    if (info.group === '' && info.resource === 'resourcequotas') this.quotaNamespaces?.observe(type, obj);
+    this.quotaStatusController?.observe(info, obj);
+  }
+
   /** Graceful shutdown: readyz fails, no new connections, in-flight requests finish (bounded), watches end. */
   async shutdown(): Promise<void> {
     if (this.shuttingDown) return;
     this.shuttingDown = true;
     this.retries.stop();
     this.namespaceController?.stop();
+    this.serviceAccountsController?.stop();
+    this.rootCaPublisher?.stop();
+    this.quotaStatusController?.stop();
+    this.quotaNamespaces?.stop();
     this.garbageCollector?.stop();
     this.policyStatusController?.stop();
     this.crds?.stop();

@@ -121,6 +121,7 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
     bindAddress: o.secureServing.bindAddress,
     port: o.secureServing.port,
     tls: { certPem, keyPem, clientCaPem },
+    rootCaPem: bundle.ca.cert,
     storage,
     etcdPrefix: o.etcd.prefix,
     authn,

@@ -10,6 +10,12 @@ import { matchWebhook } from './matching/index.js';
 import { OrderedAdmissionChain } from './ordered-chain.js';
 import { NamespaceLifecycle } from './plugins/namespace-lifecycle.js';
 import { PriorityAdmission } from './plugins/priority.js';
+import { DefaultStorageClass } from './plugins/default-storage-class.js';
+import { DefaultTolerationSeconds } from './plugins/default-toleration-seconds.js';
+import { LimitRanger } from './plugins/limit-ranger.js';
+import type { ObjectLister } from './plugins/object-lister.js';
+import { ResourceQuotaAdmission } from './plugins/resource-quota.js';
+import { ServiceAccountAdmission } from './plugins/service-account.js';
 import type { ConfigurationSource } from './sources/source.js';
 import type { Authorizer } from '../authz/types.js';
 import type { CelEnvironment } from './cel/environment.js';
@@ -40,6 +46,10 @@ export interface AdmissionChainDeps {
   /** every stored PriorityClass, for the Priority plugin's one-global-default rule */
   listPriorityClasses?(): Promise<KubeObject[]>;
   excludeVirtualResources: () => boolean;
+  /** reads of stored objects (service accounts, limit ranges, quotas, storage classes) for the built-in plugins */
+  lister?: ObjectLister;
+  /** false when a namespace surely holds no ResourceQuota */
+  mayHaveQuotas?(namespace: string): boolean;
   /** CEL evaluation of webhook matchConditions; without it they are not evaluated */
   webhookMatchConditions?: MatchConditionsEvaluator;
   /** converters of resources served at several versions, for webhooks and policies matched through an equivalent version */
@@ -83,6 +93,14 @@ export function buildAdmissionChain(deps: AdmissionChainDeps): OrderedAdmissionC
   };
   const listPriorityClasses = deps.listPriorityClasses;
   if (listPriorityClasses) factories['Priority'] = () => new PriorityAdmission({ listPriorityClasses });
+  factories['DefaultTolerationSeconds'] = () => new DefaultTolerationSeconds();
+  const lister = deps.lister;
+  if (lister) {
+    factories['LimitRanger'] = () => new LimitRanger({ lister });
+    factories['ServiceAccount'] = () => new ServiceAccountAdmission({ lister });
+    factories['DefaultStorageClass'] = () => new DefaultStorageClass({ lister });
+    factories['ResourceQuota'] = () => new ResourceQuotaAdmission({ lister, isNamespaced: deps.isNamespaced, ...(deps.mayHaveQuotas ? { mayHaveQuotas: deps.mayHaveQuotas } : {}) });
+  }
   const policies = deps.policies;
   if (policies) {
     factories['ValidatingAdmissionPolicy'] = () =>

@@ -5,6 +5,12 @@
 /** The plugins this apiserver implements. */
 export const implementedAdmissionPlugins = [
   'NamespaceLifecycle',
+  'LimitRanger',
+  'ServiceAccount',
+  'Priority',
+  'DefaultTolerationSeconds',
+  'DefaultStorageClass',
+  'ResourceQuota',
   'MutatingAdmissionPolicy',
   'MutatingAdmissionWebhook',
   'ValidatingAdmissionPolicy',

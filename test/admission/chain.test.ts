@@ -102,7 +102,7 @@ describe('--disable-admission-plugins', () => {
       // NamespaceLifecycle is off too: a create in a missing namespace is not refused
       expect((await api(disabled, 'POST', '/api/v1/namespaces/nowhere/configmaps', { metadata: { name: 'x' } })).status).toBe(201);
       expect(webhook.reviews.filter((r) => r.path === '/disabled').length).toBe(before);
-      expect(disabled.stdout()).toMatch(/"msg":"admission chain","plugins":\["Priority","MutatingAdmissionPolicy","MutatingAdmissionWebhook","ValidatingAdmissionPolicy"\]/);
+      expect(disabled.stdout()).toMatch(/"msg":"admission chain","plugins":\["LimitRanger","ServiceAccount","Priority","DefaultTolerationSeconds","DefaultStorageClass","MutatingAdmissionPolicy","MutatingAdmissionWebhook","ValidatingAdmissionPolicy","ResourceQuota"\]/);
     } finally {
       await disabled.cleanup();
     }

@@ -437,7 +437,7 @@ describe('the MutatingAdmissionPolicy feature gate', () => {
       const r = await api(gateOff, 'POST', deployments('default'), deployment('gated', 1));
       expect(r.status).toBe(201);
       expect((r.json['metadata'] as { annotations?: unknown }).annotations).toBeUndefined();
-      expect(gateOff.stdout()).toMatch(/"msg":"admission chain","plugins":\["NamespaceLifecycle","Priority","MutatingAdmissionWebhook","ValidatingAdmissionPolicy","ValidatingAdmissionWebhook"\]/);
+      expect(gateOff.stdout()).toMatch(/"msg":"admission chain","plugins":\["NamespaceLifecycle","LimitRanger","ServiceAccount","Priority","DefaultTolerationSeconds","DefaultStorageClass","MutatingAdmissionWebhook","ValidatingAdmissionPolicy","ValidatingAdmissionWebhook","ResourceQuota"\]/);
     } finally {
       await gateOff.cleanup();
     }

@@ -74,9 +74,27 @@ function mutablePodSpecView(spec: Obj): Obj {
   return copy;
 }
 
+function defaultRequestsFromLimits(c: Obj): void {
+  const resources = c['resources'] as Obj | undefined;
+  const limits = resources?.['limits'] as Obj | undefined;
+  if (!resources || !limits || typeof limits !== 'object') return;
+  const requests = (resources['requests'] as Obj | undefined) ?? {};
+  let changed = false;
+  for (const [k, v] of Object.entries(limits)) {
+    if (!(k in requests)) {
+      requests[k] = v;
+      changed = true;
+    }
+  }
+  if (changed) resources['requests'] = requests;
+}
+
 export const podStrategy: Strategy = {
   applyDefaults(obj: KubeObject) {
-    defaultPodSpec(objAt(obj as Obj, 'spec'));
+    const spec = objAt(obj as Obj, 'spec');
+    defaultPodSpec(spec);
+    // SetDefaults_Pod (pods only, not templates): a container's requests default to its limits, resource by resource
+    for (const key of ['containers', 'initContainers']) for (const c of listAt(spec, key)) defaultRequestsFromLimits(c);
     const status = objAt(obj as Obj, 'status');
     setDefault(status, 'phase', 'Pending');
     setDefault(status, 'qosClass', 'BestEffort');
