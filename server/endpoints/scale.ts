@@ -43,7 +43,9 @@ export function toScale(obj: KubeObject, spec: ScaleSubresource): KubeObject {
   const meta = metaOf(obj);
   const status: Record<string, unknown> = { replicas: Number(readPath(obj, spec.statusReplicasPath) ?? 0) };
   // Deployments keep the selector in spec; kube's Scale.status.selector is its string form.
-  const sel = selectorString(readPath(obj, spec.labelSelectorPath ?? '') ?? readPath(obj, '.spec.selector'));
+  // A custom resource without labelSelectorPath has no selector in its Scale (an empty path is not the object itself).
+  const fromPath = spec.labelSelectorPath ? readPath(obj, spec.labelSelectorPath) : undefined;
+  const sel = selectorString(fromPath ?? (spec.labelSelectorPath ? readPath(obj, '.spec.selector') : undefined));
   if (sel !== undefined) status['selector'] = sel;
   return {
     kind: 'Scale',

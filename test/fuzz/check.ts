@@ -37,7 +37,7 @@ export const allowedServerErrors: ReadonlyArray<{ why: string; matches(req: Fuzz
       'sentinels interpretStrategicMergePatchError (k8s.io/apiserver/pkg/endpoints/handlers/patch.go) maps to 400/422: its ' +
       'default branch returns the plain error, a 500 without a reason. The texts are mergepatch/errors.go\'s ErrBadArgType, ' +
       'ErrBadArgKind, ErrBadPatchType and ErrNoMergeKey (k8s.io/apimachinery/pkg/util/mergepatch), and strategicpatch\'s ' +
-      '"value for key N is not a map"',
+      '"value for key N is not a map" and "list element types are not identical: …"',
     matches: (req, res) =>
       reasonless500(req, res, { method: 'PATCH', contentType: /^application\/strategic-merge-patch\+json/ }, [
         /^expected a .+, but received a /,
@@ -45,6 +45,8 @@ export const allowedServerErrors: ReadonlyArray<{ why: string; matches(req: Fuzz
         /^map: .* does not contain declared merge key: /,
         // findMapInSliceBasedOnKeyValue (strategicpatch/patch.go), e.g. a $setElementOrder list holding a non-map
         /^value for key \d+ is not a map$/,
+        // sliceElementType (strategicpatch/patch.go): a list whose elements are of different Go types
+        /^list element types are not identical: /,
       ]),
   },
   {
