@@ -3,6 +3,7 @@
 // after the Name column every table starts with; ages are rendered with apimachinery's HumanDuration.
 import type { KubeObject, ListMeta, ObjectMeta } from '../api/types.js';
 import type { PrinterColumn, ResourceInfo } from '../registry/resource.js';
+import { humanDuration } from '../api/human-duration.js';
 
 export type TableVersion = 'v1' | 'v1beta1';
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
@@ -57,39 +58,6 @@ export const nameColumnDescription =
 
 const NONE = '<none>';
 
-/**
- * apimachinery's duration.HumanDuration: ~2-3 significant figures ("45s", "3m20s", "15m", "4h30m", "12h",
- * "2d5h", "30d", "2y45d", "10y"); up to a second in the future still reads "0s".
- */
-export function humanDuration(ms: number): string {
-  const seconds = Math.trunc(ms / 1000);
-  if (seconds < -1) return '<invalid>';
-  if (seconds < 0) return '0s';
-  if (seconds < 60 * 2) return `${seconds}s`;
-  const minutes = Math.trunc(seconds / 60);
-  if (minutes < 10) {
-    const s = seconds % 60;
-    return s === 0 ? `${minutes}m` : `${minutes}m${s}s`;
-  }
-  if (minutes < 60 * 3) return `${minutes}m`;
-  const hours = Math.trunc(minutes / 60);
-  if (hours < 8) {
-    const m = minutes % 60;
-    return m === 0 ? `${hours}h` : `${hours}h${m}m`;
-  }
-  if (hours < 48) return `${hours}h`;
-  if (hours < 24 * 8) {
-    const h = hours % 24;
-    return h === 0 ? `${Math.trunc(hours / 24)}d` : `${Math.trunc(hours / 24)}d${h}h`;
-  }
-  if (hours < 24 * 365 * 2) return `${Math.trunc(hours / 24)}d`;
-  if (hours < 24 * 365 * 8) {
-    const dy = Math.trunc(hours / 24) % 365;
-    const y = Math.trunc(hours / 24 / 365);
-    return dy === 0 ? `${y}y` : `${y}y${dy}d`;
-  }
-  return `${Math.trunc(hours / 24 / 365)}y`;
-}
 
 /** The printers' translateTimestampSince: "<unknown>" for no timestamp, else the age. */
 export function translateTimestampSince(timestamp: unknown, now: Date): string {
@@ -274,3 +242,5 @@ export function parseTableAccept(acceptHeader: string | undefined): TableVersion
   }
   return undefined;
 }
+
+export { humanDuration };

@@ -51,6 +51,20 @@ export const allowedServerErrors: ReadonlyArray<{ why: string; matches(req: Fuzz
   },
   {
     why:
+      'a CONNECT admission allowed (pods/exec|attach|portforward|proxy, services/proxy, nodes/proxy): kube then dials the ' +
+      'kubelet or backend and answers a failure to reach it as a 500 without a reason ("error dialing backend: …"); this ' +
+      'server runs no kubelet, so that is its answer to every allowed CONNECT (README, pod subresources)',
+    matches: (req, res) => /\/(exec|attach|portforward|proxy)(\/|\?|$)/.test(req.path) && reasonless500(req, res, {}, [/^error dialing backend: this server runs no kubelet/]),
+  },
+  {
+    why:
+      'a Binding that ValidatePodBinding refuses (pods/binding and the legacy bindings): BindingREST.Create returns ' +
+      'errs.ToAggregate() (k8s.io/kubernetes pkg/registry/core/pod/storage/storage.go), a plain error the handler ' +
+      'answers as a 500 Status without a reason whose message is the field errors\' text',
+    matches: (req, res) => /\/(bindings|pods\/[^/]+\/binding)\/?(\?|$)/.test(req.path) && reasonless500(req, res, { method: 'POST' }, [/^\[?target\.(name|kind)(: | )/, /^\[?metadata\./]),
+  },
+  {
+    why:
       'a write etcd refuses as over its request size limit (1.5 MiB by default): the create, update and patch handlers ' +
       'retry once without managedFields (isTooLargeError in k8s.io/apiserver/pkg/endpoints/handlers/rest.go), then the ' +
       'raw etcd error reaches ErrorToAPIStatus, a 500 without a reason whose message is etcd\'s text. Past 2 MiB ' +

@@ -6,6 +6,7 @@ the Status body) so that a failing assertion shows what the server answered.
 """
 import atexit
 import json
+import time
 import os
 import sys
 import tempfile
@@ -49,12 +50,26 @@ class Results:
         print(json.dumps(self.data, default=str))
 
 
+ROOT_CA_CONFIGMAP = "kube-root-ca.crt"
+
+
 def ensure_namespace(core, name):
     try:
         core.create_namespace(client.V1Namespace(metadata=client.V1ObjectMeta(name=name)))
     except ApiException as e:
         if e.status != 409:
             raise
+    # kube's root-ca-cert-publisher puts kube-root-ca.crt into every new namespace shortly after it is created, as in
+    # a cluster; wait for it so that what the scripts list and watch does not depend on that timing
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            core.read_namespaced_config_map(ROOT_CA_CONFIGMAP, name)
+            return
+        except ApiException as e:
+            if e.status != 404 or time.monotonic() > deadline:
+                raise
+        time.sleep(0.05)
 
 
 def discovery_cache_file():

@@ -24,6 +24,9 @@ beforeAll(() => {
   pythonWithKubernetes();
 });
 
+/** kube's root-ca-cert-publisher puts this ConfigMap into every namespace, so every list of ConfigMaps holds it. */
+const rootCa = 'kube-root-ca.crt';
+
 describe.each([['memory' as const], ['etcd3' as const]])('the Python kubernetes client against %s storage', (storage) => {
   const env = useApiServer({ storage });
   const run = (script: string, namespace: string, ...extra: string[]) => runPythonScript(script, [env.server.kubeconfigPath, namespace, ...extra]);
@@ -33,7 +36,7 @@ describe.each([['memory' as const], ['etcd3' as const]])('the Python kubernetes 
     expect(valueOf(r, 'cm.create')).toMatchObject({ kind: 'ConfigMap', data: { a: '1' }, metadata: { name: 'py-cm', namespace: 'py-crud', labels: { app: 'py' } } });
     expect(valueOf(r, 'cm.read')).toMatchObject({ metadata: { name: 'py-cm' } });
     expect(valueOf(r, 'cm.replace')).toMatchObject({ data: { a: '1', b: '2' } });
-    expect(valueOf(r, 'cm.list')).toEqual(['py-cm']);
+    expect(valueOf(r, 'cm.list')).toEqual([rootCa, 'py-cm']);
     expect(valueOf(r, 'cm.delete.dryRun')).toMatchObject({ kind: 'Status', status: 'Success' });
     expect(valueOf(r, 'cm.read.afterDryRun')).toBe('py-cm');
     expect(valueOf(r, 'cm.delete')).toMatchObject({ kind: 'Status', status: 'Success', details: { name: 'py-cm', kind: 'configmaps' } });
@@ -53,18 +56,19 @@ describe.each([['memory' as const], ['etcd3' as const]])('the Python kubernetes 
     const r = await run('kah_selectors.py', 'py-selectors');
     expect(valueOf(r, 'label.equals')).toEqual(['web-1', 'web-2']);
     expect(valueOf(r, 'label.in')).toEqual(['db-1', 'web-1', 'web-2']);
-    expect(valueOf(r, 'label.notExists')).toEqual(['plain']);
+    expect(valueOf(r, 'label.notExists')).toEqual([rootCa, 'plain']);
     expect(apiErrorOf(r, 'label.bad')).toMatchObject({ status: 400, body: { reason: 'BadRequest', message: "unable to parse requirement: found '', expected: ',', ')' or identifier" } });
     expect(valueOf(r, 'field.name')).toEqual(['db-1']);
-    expect(valueOf(r, 'field.notName')).toEqual(['plain', 'web-1', 'web-2']);
+    expect(valueOf(r, 'field.notName')).toEqual([rootCa, 'plain', 'web-1', 'web-2']);
     expect(apiErrorOf(r, 'field.unsupported')).toMatchObject({
       status: 400,
       body: { reason: 'BadRequest', message: '"data.x" is not a known field selector: only "metadata.name", "metadata.namespace"' },
     });
     expect(valueOf(r, 'allNamespaces.fieldNamespace')).toEqual(['db-1', 'web-1', 'web-2']);
     expect(valueOf(r, 'paginate')).toEqual([
-      ['db-1', 'plain'],
-      ['web-1', 'web-2'],
+      ['db-1', rootCa],
+      ['plain', 'web-1'],
+      ['web-2'],
     ]);
   });
 
@@ -75,11 +79,12 @@ describe.each([['memory' as const], ['etcd3' as const]])('the Python kubernetes 
     const events = r['events'] as Array<{ type: string; name: string; data: Record<string, string> | null }>;
     expect(events.map((e) => [e.type, e.name])).toEqual([
       ['ADDED', 'before'],
+      ['ADDED', rootCa],
       ['ADDED', 'live'],
       ['MODIFIED', 'live'],
       ['DELETED', 'live'],
     ]);
-    expect(events[2]!.data).toEqual({ v: '2' });
+    expect(events[3]!.data).toEqual({ v: '2' });
   });
 
   it('patches with a strategic merge patch (dict body), a JSON patch (list body), a merge patch and server-side apply', async () => {
@@ -145,7 +150,7 @@ describe.each([['memory' as const], ['etcd3' as const]])('the Python kubernetes 
       args.push(oldRv);
     }
     const r = await run('kah_informer.py', 'py-informer', ...args);
-    expect((r['listed'] as { names: string[] }).names).toEqual(['listed']);
+    expect((r['listed'] as { names: string[] }).names).toEqual([rootCa, 'listed']);
     expect(valueOf(r, 'resume')).toEqual([
       ['ADDED', 'later-1'],
       ['MODIFIED', 'listed'],

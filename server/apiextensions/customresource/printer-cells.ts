@@ -5,7 +5,7 @@
 // client-go's jsonpath does (maps and lists as JSON, numbers as Go's %v); the other types keep the JSON value.
 import { JSONPath } from 'jsonpath-plus';
 import type { KubeObject } from '../../api/types.js';
-import { humanDuration } from '../../endpoints/table.js';
+import { humanDuration } from '../../api/human-duration.js';
 import type { PrinterColumn } from '../../registry/resource.js';
 
 export type PrinterCell = string | number | boolean | null;

@@ -1,6 +1,6 @@
 // batch/v1. Columns mirror kube's printers (pkg/printers/internalversion/printers.go: printJob, printCronJob).
 import type { KubeObject } from '../../api/types.js';
-import { humanDuration } from '../../endpoints/table.js';
+import { humanDuration } from '../../api/human-duration.js';
 import { age, at, str, type Entry } from './entry.js';
 
 type Obj = Record<string, unknown>;

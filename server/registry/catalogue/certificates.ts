@@ -1,6 +1,7 @@
 // certificates.k8s.io/v1. Columns mirror kube's printCertificateSigningRequest (pkg/printers/internalversion).
 import type { KubeObject } from '../../api/types.js';
 import { age, at, type Entry } from './entry.js';
+import { humanDuration } from '../../api/human-duration.js';
 
 /** kube's extractCSRStatus: Denied wins over Approved, else Pending; then ",Failed" and ",Issued". */
 export function csrCondition(o: KubeObject): string {
@@ -13,33 +14,7 @@ export function csrCondition(o: KubeObject): string {
 }
 
 /** duration.HumanDuration of apimachinery, as kube prints spec.expirationSeconds. */
-export function humanDuration(seconds: number): string {
-  if (seconds < -1) return '<invalid>';
-  if (seconds < 0) return '0s';
-  if (seconds < 60 * 2) return `${seconds}s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 10) {
-    const s = seconds % 60;
-    return s === 0 ? `${minutes}m` : `${minutes}m${s}s`;
-  }
-  if (minutes < 60 * 3) return `${minutes}m`;
-  const hours = Math.floor(seconds / 3600);
-  if (hours < 8) {
-    const m = minutes % 60;
-    return m === 0 ? `${hours}h` : `${hours}h${m}m`;
-  }
-  if (hours < 48) return `${hours}h`;
-  if (hours < 24 * 8) {
-    const h = hours % 24;
-    return h === 0 ? `${Math.floor(hours / 24)}d` : `${Math.floor(hours / 24)}d${h}h`;
-  }
-  if (hours < 24 * 365 * 2) return `${Math.floor(hours / 24)}d`;
-  if (hours < 24 * 365 * 8) {
-    const dy = Math.floor(hours / 24) % 365;
-    return dy === 0 ? `${Math.floor(hours / 24 / 365)}y` : `${Math.floor(hours / 24 / 365)}y${dy}d`;
-  }
-  return `${Math.floor(hours / 24 / 365)}y`;
-}
+export const humanDurationSeconds = (seconds: number): string => humanDuration(seconds * 1000);
 
 export const certificatesEntries: Entry[] = [
   {
@@ -51,7 +26,7 @@ export const certificatesEntries: Entry[] = [
       age,
       { name: 'SignerName', type: 'string', jsonPath: '.spec.signerName' },
       { name: 'Requestor', type: 'string', jsonPath: '.spec.username' },
-      { name: 'RequestedDuration', type: 'string', compute: (o) => (typeof at(o, 'spec', 'expirationSeconds') === 'number' ? humanDuration(at(o, 'spec', 'expirationSeconds') as number) : '<none>') },
+      { name: 'RequestedDuration', type: 'string', compute: (o) => (typeof at(o, 'spec', 'expirationSeconds') === 'number' ? humanDurationSeconds(at(o, 'spec', 'expirationSeconds') as number) : '<none>') },
       { name: 'Condition', type: 'string', compute: csrCondition },
     ],
   },
