@@ -1,6 +1,7 @@
 // `kah serve` / `node dist/server/main.js`: kube-apiserver flags in, a serving apiserver out.
 // Startup failures print one line per problem on stderr and exit 1, with nothing left listening.
 import { loadSigningKey, newTokenIssuer } from './endpoints/subresources/token-request.js';
+import type { KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -129,7 +130,7 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
     virtual: (info, body, req) => answerVirtualResource(info, body, req, { authn, authz }),
     log,
     auditLogPath: o.audit.logPath,
-    serviceAccountTokens: newTokenIssuer(o.authentication.serviceAccountIssuers[0] ?? '', o.authentication.apiAudiences, loadSigningKey(o.authentication.serviceAccountSigningKeyFile, bundle.dir)),
+    serviceAccountTokens: newTokenIssuer(o.authentication.serviceAccountIssuers[0] ?? '', o.authentication.apiAudiences, signingKeyLoader(o.authentication.serviceAccountSigningKeyFile, bundle.dir)),
     featureGates: o.featureGates,
     staticManifests: staticManifestDirs(admissionConfig),
     admission: {
@@ -201,3 +202,15 @@ export async function runServer(argv: string[]): Promise<void> {
 
 const invokedDirectly = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (invokedDirectly) void runServer(process.argv.slice(2));
+
+/**
+ * --service-account-signing-key-file is read at startup, so a bad file fails the start as in kube-apiserver; the key
+ * generated in --cert-dir when the flag is unset is read or made on the first TokenRequest.
+ */
+function signingKeyLoader(file: string | undefined, certDir: string): () => KeyObject {
+  if (file) {
+    const key = loadSigningKey(file, certDir);
+    return () => key;
+  }
+  return () => loadSigningKey(undefined, certDir);
+}

@@ -142,7 +142,7 @@ describe('pods/ephemeralcontainers and pods/resize strategies', () => {
 describe('service account tokens', () => {
   it("sign RS256 JWTs with kube's kid and keys sorted as go-jose writes them", () => {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const issuer = newTokenIssuer('https://issuer', [], privateKey);
+    const issuer = newTokenIssuer('https://issuer', [], () => privateKey);
     expect(issuer.apiAudiences).toEqual(['https://issuer']);
     expect(issuer.keyId).toBe(keyIdOf(privateKey));
     expect(issuer.keyId).toMatch(/^[A-Za-z0-9_-]{43}$/);

@@ -41,8 +41,23 @@ export function loadSigningKey(file: string | undefined, certDir: string): KeyOb
   return privateKey;
 }
 
-export function newTokenIssuer(issuer: string, apiAudiences: readonly string[], key: KeyObject): ServiceAccountTokenIssuer {
-  return { issuer, apiAudiences: apiAudiences.length ? apiAudiences : [issuer], key, keyId: keyIdOf(key) };
+/**
+ * The issuer of TokenRequests. `key` is a loader: a generated key (2048-bit RSA, ~0.1 s of CPU) is made on the first
+ * TokenRequest rather than at every cold start, which most test servers never pay for.
+ */
+export function newTokenIssuer(issuer: string, apiAudiences: readonly string[], loadKey: () => KeyObject): ServiceAccountTokenIssuer {
+  let key: KeyObject | undefined;
+  let keyId: string | undefined;
+  return {
+    issuer,
+    apiAudiences: apiAudiences.length ? apiAudiences : [issuer],
+    get key(): KeyObject {
+      return (key ??= loadKey());
+    },
+    get keyId(): string {
+      return (keyId ??= keyIdOf(this.key));
+    },
+  };
 }
 
 function b64(o: unknown): string {
