@@ -19,7 +19,7 @@
 // (a null member is the field's zero value; a null map value or list item the element's zero value).
 import type { JsonNode } from '../go-json-document.js';
 import { goJsonMarshal } from '../go-json-document.js';
-import { goFormatV } from '../../endpoints/patch/go-json.js';
+import { goFormatV, goJsonKind, type GoJsonKind } from '../../endpoints/patch/go-json.js';
 import { goQuote } from '../../options/go-strconv.js';
 import { loadModels, type Attribute } from './client-node-models.js';
 import { base64Error, quantityJsonError, rfc3339Error } from './go-value-formats.js';
@@ -57,7 +57,7 @@ const childPath = (path: string, key: string): string => (path === '' ? key : `$
 
 // ---- the document, as JsonNode (members in input order, duplicates kept) or as a plain value -------------------
 
-type ValueKind = 'object' | 'array' | 'string' | 'number' | 'bool' | 'null';
+type ValueKind = GoJsonKind;
 
 /** How the walk reads a document; `value` is the plain value the walk prunes in place. */
 interface DocAccess<N> {
@@ -79,20 +79,8 @@ const jsonNodeAccess: DocAccess<JsonNode> = {
   numberText: (n) => n.raw,
 };
 
-const kindOfPlain = (v: unknown): ValueKind => {
-  if (v === null || v === undefined) return 'null';
-  if (Array.isArray(v)) return 'array';
-  switch (typeof v) {
-    case 'string':
-      return 'string';
-    case 'number':
-      return 'number';
-    case 'boolean':
-      return 'bool';
-    default:
-      return 'object';
-  }
-};
+// a plain value's JSON kind, as Go's decoder names it
+const kindOfPlain = goJsonKind;
 
 /** A plain value (a patched object): keys sorted as Go's marshalling of maps sorts them. */
 const plainAccess: DocAccess<unknown> = {
