@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { errors, successStatus, StatusError } from '../api/errors.js';
 import { newReinvocationContext, type AdmissionAttributes } from '../admission/attributes.js';
 import { dedupOwnerReferencesWithWarning } from '../admission/mutation-cleanups.js';
+import { finishedVerbs, finishRequestTimeoutError, handlerDeadline, monotonicNow } from './request-deadline.js';
 import type { KubeObject, UserInfo } from '../api/types.js';
 import { decodeObject, mediaType, rawBody } from '../http/body.js';
 import type { RequestInfo } from '../http/request-info.js';
@@ -92,13 +93,36 @@ export function restHandler(api: ApiContext) {
     // Admission writes audit annotations into the same map the audit filter reports.
     const auditAnnotations = res.locals['auditAnnotations'] as Record<string, string> | undefined;
     if (auditAnnotations) ctx.auditAnnotations = auditAnnotations;
+    const finisher = startFinisher(res, requestInfo, ctx);
     try {
       await dispatch(api, req, res, requestInfo, ctx);
     } catch (err) {
+      // after the finisher's 504 the request goes on, as kube's does, but its answer is dropped
+      if (res.headersSent) return;
       addWarnings(res, ctx.warnings);
       writeError(res, err);
+    } finally {
+      clearTimeout(finisher);
     }
   };
+}
+
+/**
+ * kube's FinishRequest for the write handlers: the request's deadline, capped at requestTimeoutUpperBound, becomes
+ * the context's (admission webhooks get what is left of it), and once it passes the client gets the 504 at once.
+ */
+function startFinisher(res: Response, ri: RequestInfo, ctx: RequestContext): ReturnType<typeof setTimeout> | undefined {
+  const deadline = res.locals['requestDeadline'] as number | undefined;
+  if (deadline === undefined || !finishedVerbs.has(ri.verb)) return undefined;
+  const now = monotonicNow();
+  ctx.deadline = handlerDeadline(deadline, now);
+  const timer = setTimeout(() => {
+    if (res.headersSent) return;
+    addWarnings(res, ctx.warnings);
+    writeError(res, finishRequestTimeoutError());
+  }, Math.max(0, ctx.deadline - now));
+  timer.unref();
+  return timer;
 }
 
 async function dispatch(api: ApiContext, req: Request, res: Response, ri: RequestInfo, ctx: RequestContext): Promise<void> {
@@ -144,6 +168,7 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
       annotations: ctx.auditAnnotations,
       warnings: ctx.warnings,
       reinvocation: newReinvocationContext(),
+      ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
     };
     await api.admission.admit(attrs);
     await api.admission.validate(attrs);

@@ -297,6 +297,7 @@ export class ResourceStore {
       annotations: ctx.auditAnnotations,
       warnings: ctx.warnings,
       reinvocation: newReinvocationContext(),
+      ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
     };
   }
 

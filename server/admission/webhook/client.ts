@@ -12,7 +12,7 @@
 //   service fails the call with kube's `service "<name>" not found`.
 // - Credentials from the WebhookAdmissionConfiguration kubeconfig (authentication.ts).
 // - `?timeout=<n>s` on the URL and `timeoutSeconds` as the deadline of the whole call (queueing, connect, TLS,
-//   response), as kube's context deadline.
+//   response), as kube's context deadline; within a request, no more than what is left of the request's deadline.
 // - The response body is read up to a bound (response-limit.ts; kube reads it whole): past it the socket is destroyed
 //   and the call fails as a failed body read, so failurePolicy decides. Admission and conversion webhooks share it.
 import http from 'node:http';
@@ -59,6 +59,8 @@ export interface WebhookCall {
   clientConfig: WebhookClientConfig;
   /** the webhook's timeoutSeconds; without it kube's client-wide 30 s timeout applies */
   timeoutSeconds?: number;
+  /** the request's deadline (performance.now() ms): the call gets no more than what is left of it */
+  deadline?: number;
   review: AdmissionReviewRequest;
 }
 
@@ -81,6 +83,8 @@ export interface WebhookPost {
   clientConfig: WebhookClientConfig;
   /** the deadline of the call; without it the client-wide timeout applies */
   timeoutSeconds?: number;
+  /** the request's deadline (performance.now() ms), when the call runs in a request's context */
+  deadline?: number;
   body: unknown;
 }
 
@@ -406,6 +410,20 @@ function checkKeyPair(cert: Buffer, key: Buffer): string | undefined {
 
 const hostOfUrl = (url: string): string => /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^/?#]*)/.exec(url)?.[1] ?? '';
 
+/**
+ * The time a call gets: its own timeout (context.WithTimeout of the webhook's timeoutSeconds), or less when the
+ * request's context ends first; `seconds` is what `?timeout=` says (time.Until(deadline) rounded up to the second).
+ */
+export function callBudget(ownSeconds: number, requestDeadline: number | undefined, now: number = performance.now()): { ms: number; seconds: number; fromRequest: boolean } {
+  let ms = ownSeconds * 1000;
+  let fromRequest = false;
+  if (requestDeadline !== undefined && requestDeadline - now < ms) {
+    ms = requestDeadline - now;
+    fromRequest = true;
+  }
+  return { ms, seconds: Math.ceil(ms / 1000), fromRequest };
+}
+
 export function createWebhookClient(opts: WebhookClientOptions = {}): WebhookClient {
   const auth: AuthenticationInfoResolver = newAuthenticationInfoResolver(opts.kubeconfigPath ? loadKubeconfig(opts.kubeconfigPath) : undefined);
   const maxSockets = opts.maxInFlightPerEndpoint ?? 64;
@@ -525,7 +543,12 @@ export function createWebhookClient(opts: WebhookClientOptions = {}): WebhookCli
 
   async function call(wc: WebhookCall): Promise<WebhookCallResult> {
     const version = (wc.review.apiVersion === 'admission.k8s.io/v1beta1' ? 'v1beta1' : 'v1') as AdmissionReviewVersion;
-    const posted = await post({ clientConfig: wc.clientConfig, body: wc.review, ...(wc.timeoutSeconds === undefined ? {} : { timeoutSeconds: wc.timeoutSeconds }) });
+    const posted = await post({
+      clientConfig: wc.clientConfig,
+      body: wc.review,
+      ...(wc.timeoutSeconds === undefined ? {} : { timeoutSeconds: wc.timeoutSeconds }),
+      ...(wc.deadline === undefined ? {} : { deadline: wc.deadline }),
+    });
     if (!posted.ok) return posted;
     const decoded = decodeAdmissionReview(posted.body, posted.contentType, posted.statusCode, version);
     return decoded.ok ? { ok: true, review: decoded.review } : { ok: false, stage: 'call', error: decoded.error };
@@ -537,10 +560,15 @@ export function createWebhookClient(opts: WebhookClientOptions = {}): WebhookCli
     const ep = got.endpoint;
     const timeoutSeconds = wp.timeoutSeconds;
     // without timeoutSeconds the client-wide Client.Timeout (kube: 30 s) is what ends the call
-    const deadlineMs = (timeoutSeconds ?? clientTimeoutSeconds) * 1000;
-    const requestPath = `${escapePath(ep.path)}?timeout=${timeoutSeconds ?? clientTimeoutSeconds}s`;
+    const budget = callBudget(timeoutSeconds ?? clientTimeoutSeconds, wp.deadline);
+    const deadlineMs = budget.ms;
+    // kube's dispatchers send `?timeout=` only while the context has time left, rounded up to the second
+    const requestPath = budget.ms > 0 ? `${escapePath(ep.path)}?timeout=${budget.seconds}s` : escapePath(ep.path);
     const url = `${ep.scheme}://${ep.displayHost}${requestPath}`;
     const fail = (reason: string): WebhookPostResult => ({ ok: false, stage: 'call', error: `Post ${JSON.stringify(url)}: ${reason}` });
+    // the request's context is already done: client-go does not even dial
+    if (budget.ms <= 0) return fail('context deadline exceeded');
+    const clientTimeout = timeoutSeconds === undefined && !budget.fromRequest;
 
     let host: string;
     let port: number;
@@ -655,7 +683,7 @@ export function createWebhookClient(opts: WebhookClientOptions = {}): WebhookCli
       });
       req.on('error', onError);
       const timer = setTimeout(() => {
-        deadline = new DeadlineExceeded(timeoutSeconds === undefined);
+        deadline = new DeadlineExceeded(clientTimeout);
         req.destroy(deadline);
       }, deadlineMs);
       req.end(body);
