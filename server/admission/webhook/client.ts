@@ -3,8 +3,10 @@
 // kube-apiserver (`Post "https://…/validate?timeout=10s": context deadline exceeded`).
 //
 // - One keep-alive https.Agent per distinct client config (url or service, caBundle; not the webhook name, as
-//   kube's client cache key), HTTP/1.1 only, at most `maxInFlightPerEndpoint` concurrent calls per agent: a slow
-//   webhook fills only its own pool, so requests that do not call it are never delayed.
+//   kube's client cache key), at most `maxInFlightPerEndpoint` concurrent calls per agent: a slow webhook fills
+//   only its own pool, so requests that do not call it are never delayed.
+// - HTTP/2 as kube: offered by ALPN only to URL webhooks on the local host; one multiplexed session per client config
+//   when the server picks it (http2-connection.ts). Everything else is HTTP/1.1.
 // - TLS: the caBundle, else the system roots; the server name is the URL's host, or `<name>.<namespace>.svc` for
 //   `clientConfig.service`, checked with Go's rules and messages.
 // - `clientConfig.service` has no cluster DNS here: a ServiceResolver maps (namespace, name, port) to the
@@ -16,9 +18,10 @@
 // - The response body is read up to a bound (response-limit.ts; kube reads it whole): past it the socket is destroyed
 //   and the call fails as a failed body read, so failurePolicy decides. Admission and conversion webhooks share it.
 import http from 'node:http';
+import http2 from 'node:http2';
 import https from 'node:https';
 import { X509Certificate } from 'node:crypto';
-import { isIP } from 'node:net';
+import net, { isIP } from 'node:net';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import tls from 'node:tls';
@@ -33,6 +36,7 @@ import {
   type AuthenticationInfoResolver,
   type WebhookCredentials,
 } from './authentication.js';
+import { goStreamError, Http2Connection, offersHttp2 } from './http2-connection.js';
 import { BoundedBody, responseTooLargeError, webhookResponseMaxBytesFrom } from './response-limit.js';
 import { decodeAdmissionReview, type DecodedAdmissionReview } from './review.js';
 import type { WebhookServiceMapping } from '../../options/server-options.js';
@@ -346,6 +350,10 @@ interface Endpoint {
   service?: { namespace: string; name: string; port: number };
   credentials: WebhookCredentials;
   token?: { value: string; file?: string; readAt: number };
+  /** URL webhooks on the local host: ALPN offers h2, and one session carries every call (http2-connection.ts) */
+  http2?: Http2Connection;
+  /** the TLS material of the agent, for the h2 dial */
+  tlsOptions: Pick<tls.ConnectionOptions, 'ca' | 'cert' | 'key'>;
 }
 
 type EndpointResult = { ok: true; endpoint: Endpoint } | { ok: false; error: string };
@@ -498,7 +506,12 @@ export function createWebhookClient(opts: WebhookClientOptions = {}): WebhookCli
       throw e;
     }
     const agent = scheme === 'https' ? new https.Agent(agentOpts) : new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: 25, timeout: 90_000 });
-    const endpoint: Endpoint = { scheme, displayHost, path: cleanPath(apiPath), agent, credentials: c };
+    const tlsOptions: Endpoint['tlsOptions'] = {};
+    if (agentOpts.ca !== undefined) tlsOptions.ca = agentOpts.ca;
+    if (agentOpts.cert !== undefined) tlsOptions.cert = agentOpts.cert;
+    if (agentOpts.key !== undefined) tlsOptions.key = agentOpts.key;
+    const endpoint: Endpoint = { scheme, displayHost, path: cleanPath(apiPath), agent, credentials: c, tlsOptions };
+    if (offersHttp2(cc)) endpoint.http2 = new Http2Connection(`https://${displayHost}`);
     if (servername) endpoint.servername = servername;
     if (target) endpoint.target = target;
     if (service) endpoint.service = service;
@@ -627,36 +640,29 @@ export function createWebhookClient(opts: WebhookClientOptions = {}): WebhookCli
         }
         finish(fail(goTransportReason(cause, tctx)));
       };
-      const options: https.RequestOptions = { method: 'POST', host, port, path: requestPath, agent: ep.agent, headers };
-      if (ep.scheme === 'https') {
-        const verifyName = ep.servername ?? host;
-        if (ep.servername) options.servername = ep.servername;
-        options.checkServerIdentity = (_name, cert) => {
-          const problem = verifyHostname(verifyName, cert);
-          return problem ? new GoError(`tls: failed to verify certificate: ${problem}`, 'ERR_TLS_CERT_ALTNAME_INVALID') : undefined;
-        };
-      }
-      const mod = ep.scheme === 'https' ? https : http;
-      const req = mod.request(options, (res) => {
+      // Reads an answer (HTTP/1.1 response or h2 stream) as client-go does: bounded, gunzipped, non-2xx as a Status.
+      const readResponse = (status: number, resHeaders: http.IncomingHttpHeaders, res: NodeJS.ReadableStream & NodeJS.EventEmitter, destroy: () => void): void => {
         gotHeaders = true;
-        // Past the bound, nothing more is read: the connection is destroyed rather than drained.
+        // Past the bound, nothing more is read: the connection (or stream) is destroyed rather than drained.
         const tooLarge = (): void => {
           finish({ ok: false, stage: 'call', error: responseTooLargeError(maxResponseBytes) });
-          req.destroy();
+          destroy();
         };
-        if (BoundedBody.declaredTooLarge(res.headers['content-length'], maxResponseBytes)) return tooLarge();
+        if (BoundedBody.declaredTooLarge(resHeaders['content-length'], maxResponseBytes)) return tooLarge();
         const body = new BoundedBody(maxResponseBytes);
+        let ended = false;
         res.on('data', (c: Buffer) => {
           if (!body.add(c)) tooLarge();
         });
         res.on('error', onError);
         res.on('close', () => {
-          if (!res.complete) onError(new Error('unexpected EOF'));
+          if (!ended) onError(new Error('unexpected EOF'));
         });
         res.on('end', () => {
+          ended = true;
           if (body.exceeded) return;
           let data = body.bytes();
-          if ((res.headers['content-encoding'] ?? '').toLowerCase() === 'gzip') {
+          if ((resHeaders['content-encoding'] ?? '').toLowerCase() === 'gzip') {
             try {
               // the bound holds for what the body inflates to as well
               data = gunzipSync(data, { maxOutputLength: maxResponseBytes });
@@ -665,28 +671,86 @@ export function createWebhookClient(opts: WebhookClientOptions = {}): WebhookCli
               return finish(fail('gzip: invalid header'));
             }
           }
-          const status = res.statusCode ?? 0;
           if (status < 200 || status > 206) {
-            const st = statusForHttpError(status, res.headers['content-type'], data);
+            const st = statusForHttpError(status, resHeaders['content-type'], data);
             return finish({ ok: false, stage: 'call', error: st.message, status: st });
           }
-          finish({ ok: true, statusCode: status, contentType: res.headers['content-type'] || 'application/json', body: data });
+          finish({ ok: true, statusCode: status, contentType: resHeaders['content-type'] || 'application/json', body: data });
         });
-      });
-      req.on('socket', (s) => {
+      };
+      const noteSocket = (s: net.Socket): void => {
         const note = (): void => {
           if (s.localAddress && s.localPort) tctx.local = joinHostPort(s.localAddress, s.localPort);
           if (s.remoteAddress && s.remotePort) tctx.remote = joinHostPort(s.remoteAddress, s.remotePort);
         };
         note();
         s.once('connect', note);
-      });
-      req.on('error', onError);
+      };
+      const verifyName = ep.servername ?? host;
+      const checkServerIdentity = (_name: string, cert: tls.PeerCertificate): Error | undefined => {
+        const problem = verifyHostname(verifyName, cert);
+        return problem ? new GoError(`tls: failed to verify certificate: ${problem}`, 'ERR_TLS_CERT_ALTNAME_INVALID') : undefined;
+      };
+      // what the deadline cancels: the request or stream in flight
+      let abort: (err: Error) => void = () => undefined;
+
+      const sendHttp1 = (): void => {
+        const options: https.RequestOptions = { method: 'POST', host, port, path: requestPath, agent: ep.agent, headers };
+        if (ep.scheme === 'https') {
+          if (ep.servername) options.servername = ep.servername;
+          options.checkServerIdentity = checkServerIdentity;
+        }
+        const mod = ep.scheme === 'https' ? https : http;
+        const req = mod.request(options, (res) => readResponse(res.statusCode ?? 0, res.headers, res, () => req.destroy()));
+        req.on('socket', noteSocket);
+        req.on('error', onError);
+        abort = (err) => req.destroy(err);
+        req.end(body);
+      };
+
+      const sendHttp2 = (session: http2.ClientHttp2Session): void => {
+        const h2Headers: http2.OutgoingHttpHeaders = { ':method': 'POST', ':path': requestPath, ':authority': ep.displayHost };
+        for (const [k, v] of Object.entries(headers)) if (k !== 'Host') h2Headers[k.toLowerCase()] = v;
+        let stream: http2.ClientHttp2Stream;
+        try {
+          stream = session.request(h2Headers);
+        } catch (err) {
+          return onError(err);
+        }
+        stream.on('response', (h) => readResponse(Number(h[':status'] ?? 0), h as http.IncomingHttpHeaders, stream, () => stream.close(http2.constants.NGHTTP2_CANCEL)));
+        stream.on('error', (err) => onError(goStreamError(err, stream.id) !== undefined ? new GoError(goStreamError(err, stream.id)!) : err));
+        abort = (err) => stream.destroy(err);
+        stream.end(body);
+      };
+
       const timer = setTimeout(() => {
         deadline = new DeadlineExceeded(clientTimeout);
-        req.destroy(deadline);
+        abort(deadline);
+        // a dial still under way is left to finish (and serve later calls); this call ends now
+        onError(deadline);
       }, deadlineMs);
-      req.end(body);
+
+      const h2 = ep.scheme === 'https' && ep.http2 && !ep.http2.speaksHttp1 ? ep.http2 : undefined;
+      if (!h2) return sendHttp1();
+      h2.negotiate(() => {
+        const socket = tls.connect({
+          host,
+          port,
+          ALPNProtocols: ['h2', 'http/1.1'],
+          ...ep.tlsOptions,
+          ...(ep.servername ? { servername: ep.servername } : isIP(host) ? {} : { servername: host }),
+          checkServerIdentity,
+        });
+        noteSocket(socket);
+        return socket;
+      }).then(
+        (n) => {
+          if (settled) return;
+          if (n.protocol === 'h2') sendHttp2(n.session);
+          else sendHttp1();
+        },
+        onError,
+      );
     });
   }
 
@@ -694,7 +758,10 @@ export function createWebhookClient(opts: WebhookClientOptions = {}): WebhookCli
     call,
     post,
     close() {
-      for (const ep of cache.values()) ep.agent.destroy();
+      for (const ep of cache.values()) {
+        ep.agent.destroy();
+        ep.http2?.close();
+      }
       cache.clear();
     },
   };
