@@ -429,7 +429,7 @@ export function callBudget(ownSeconds: number, requestDeadline: number | undefin
     ms = requestDeadline - now;
     fromRequest = true;
   }
-  return { ms, seconds: Math.ceil(ms / 1000), fromRequest };
+  return { ms, seconds: ms > 0 ? Math.ceil(ms / 1000) : 0, fromRequest };
 }
 
 export function createWebhookClient(opts: WebhookClientOptions = {}): WebhookClient {
