@@ -44,9 +44,13 @@ export interface AdmitOutcome {
   patch: Operation[];
 }
 
-/** The namespace a request for this object is made in: its own, else "default" (kubectl's), '' when cluster-scoped. */
+/**
+ * The namespace a request for this object is made in: its own, else "default" (kubectl's), '' when cluster-scoped;
+ * a Namespace is admitted with its own name there, as the API server does.
+ */
 export function requestNamespace(info: ResourceInfo, object: KubeObject): string {
-  return info.namespaced ? object.metadata?.namespace || 'default' : '';
+  if (info.namespaced) return object.metadata?.namespace || 'default';
+  return info.group === '' && info.resource === 'namespaces' ? (object.metadata?.name ?? '') : '';
 }
 
 /** The object as the API decodes it for this request: namespaced into the request's namespace, with defaults. */

@@ -36,6 +36,11 @@ export interface AdmissionAttributes {
   /** warnings for the client (Warning headers) */
   warnings: string[];
   reinvocation: ReinvocationContext;
+  /**
+   * The request context's deadline (performance.now() ms): webhooks are called with what is left of it, and the
+   * dispatchers stop when it has passed. Undefined: no deadline but the webhooks' own.
+   */
+  deadline?: number;
 }
 
 export function newReinvocationContext(): ReinvocationContext {

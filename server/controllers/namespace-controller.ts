@@ -109,7 +109,11 @@ export class NamespaceController {
         // (stored by an older server) holds none, and is deleted now
         if (metaOf(item).deletionTimestamp && finalizersOf(metaOf(item)).length > 0) continue;
         try {
-          await store.delete(ctx, metaOf(item).name ?? '', {}, { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1' });
+          // kube's namespacedResourcesDeleter: a DeleteCollection where the resource serves it (admitted per item
+          // without a name), else one delete per item; Background propagation either way, so that the garbage
+          // collector's orphan finalizer never holds the namespace.
+          const admissionName = info.verbs.includes('deletecollection') ? { admissionName: '' } : {};
+          await store.delete(ctx, metaOf(item).name ?? '', { propagationPolicy: 'Background' }, { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', propagationPolicy: 'Background' }, admissionName);
         } catch (err) {
           if ((err as { code?: number }).code !== 404) throw err;
         }

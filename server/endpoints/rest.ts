@@ -3,6 +3,8 @@
 import type { Request, Response } from 'express';
 import { errors, successStatus, StatusError } from '../api/errors.js';
 import { newReinvocationContext, type AdmissionAttributes } from '../admission/attributes.js';
+import { dedupOwnerReferencesWithWarning } from '../admission/mutation-cleanups.js';
+import { finishedVerbs, finishRequestTimeoutError, handlerDeadline, monotonicNow } from './request-deadline.js';
 import type { KubeObject, UserInfo } from '../api/types.js';
 import { decodeObject, mediaType, rawBody } from '../http/body.js';
 import type { RequestInfo } from '../http/request-info.js';
@@ -91,13 +93,36 @@ export function restHandler(api: ApiContext) {
     // Admission writes audit annotations into the same map the audit filter reports.
     const auditAnnotations = res.locals['auditAnnotations'] as Record<string, string> | undefined;
     if (auditAnnotations) ctx.auditAnnotations = auditAnnotations;
+    const finisher = startFinisher(res, requestInfo, ctx);
     try {
       await dispatch(api, req, res, requestInfo, ctx);
     } catch (err) {
+      // after the finisher's 504 the request goes on, as kube's does, but its answer is dropped
+      if (res.headersSent) return;
       addWarnings(res, ctx.warnings);
       writeError(res, err);
+    } finally {
+      clearTimeout(finisher);
     }
   };
+}
+
+/**
+ * kube's FinishRequest for the write handlers: the request's deadline, capped at requestTimeoutUpperBound, becomes
+ * the context's (admission webhooks get what is left of it), and once it passes the client gets the 504 at once.
+ */
+function startFinisher(res: Response, ri: RequestInfo, ctx: RequestContext): ReturnType<typeof setTimeout> | undefined {
+  const deadline = res.locals['requestDeadline'] as number | undefined;
+  if (deadline === undefined || !finishedVerbs.has(ri.verb)) return undefined;
+  const now = monotonicNow();
+  ctx.deadline = handlerDeadline(deadline, now);
+  const timer = setTimeout(() => {
+    if (res.headersSent) return;
+    addWarnings(res, ctx.warnings);
+    writeError(res, finishRequestTimeoutError());
+  }, Math.max(0, ctx.deadline - now));
+  timer.unref();
+  return timer;
 }
 
 async function dispatch(api: ApiContext, req: Request, res: Response, ri: RequestInfo, ctx: RequestContext): Promise<void> {
@@ -143,6 +168,7 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
       annotations: ctx.auditAnnotations,
       warnings: ctx.warnings,
       reinvocation: newReinvocationContext(),
+      ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
     };
     await api.admission.admit(attrs);
     await api.admission.validate(attrs);
@@ -168,6 +194,8 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
       ctx.dryRun = parseDryRun(q, 'CreateOptions');
       // decoded into the kind's Go type: wrong types fail, unknown fields are dropped
       const body = await checkResourceFields(info, await decodeObject(req), parseFieldValidation(q['fieldValidation'], 'CreateOptions'), ctx.warnings, { raw: rawBody(req), mediaType: mediaType(req) });
+      // kube's create handler dedups ownerReferences before admission too (and again after it, in the store)
+      addCleanupWarning(ctx, dedupOwnerReferencesWithWarning(body, false));
       // the body was decoded for this request alone: the store may work on it without a copy
       const created = await store.create(ctx, body, optionsObject('CreateOptions', q, ctx.dryRun), { bodyIsOwned: true, trackManagedFields: updateTracker(info, fieldManagerOf(req, q), '') });
       addWarnings(res, ctx.warnings);
@@ -180,6 +208,8 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
       const decoded = await decodeObject(req);
       const body =
         sub === 'scale' ? await checkScaleFields(decoded, parseFieldValidation(q['fieldValidation'], 'UpdateOptions'), ctx.warnings, sent) : await checkResourceFields(info, decoded, parseFieldValidation(q['fieldValidation'], 'UpdateOptions'), ctx.warnings, sent);
+      // kube's update handler dedups ownerReferences before admission too (a patch only after it)
+      if (sub !== 'scale') addCleanupWarning(ctx, dedupOwnerReferencesWithWarning(body, false));
       const opts = optionsObject('UpdateOptions', q, ctx.dryRun);
       const updated = await updateSub(store, ctx, ri.name, sub, info, opts, fieldManagerOf(req, q), (current) => {
         if (sub === 'scale') return applyScale(current, scaleBody(body), info.subresources.scale!);
@@ -242,10 +272,13 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
       ctx.dryRun = dryRun;
       const list = await store.list(ctx, { predicate: buildListPredicate(info, q) });
       const deleted: KubeObject[] = [];
+      // kube's Store.DeleteCollection: no admission of the collection as a whole; each item is deleted with the
+      // handler's static attributes (AdmissionToValidateObjectDeleteFunc), so its DELETE review carries the
+      // request's namespace, no name, the item as oldObject and the request's DeleteOptions.
       for (const item of list.items) {
         const itemCtx = { ...ctx, namespace: metaOf(item).namespace ?? '' };
         try {
-          deleted.push((await store.delete(itemCtx, metaOf(item).name ?? '', opts, options)).object);
+          deleted.push((await store.delete(itemCtx, metaOf(item).name ?? '', opts, options, { admissionName: '' })).object);
         } catch (err) {
           // Deleted by someone else meanwhile: kube's DeleteCollection ignores NotFound.
           if (!(err instanceof StatusError && err.code === 404)) throw err;
@@ -258,6 +291,10 @@ async function dispatch(api: ApiContext, req: Request, res: Response, ri: Reques
     default:
       throw methodNotAllowed();
   }
+}
+
+function addCleanupWarning(ctx: RequestContext, warning: string | undefined): void {
+  if (warning) ctx.warnings.push(warning);
 }
 
 /** go-restful's answer, through kube's serviceErrorHandler, for a path no route matches. */
@@ -294,10 +331,14 @@ function updateSub(store: ResourceStore, ctx: RequestContext, name: string, sub:
   // /scale writes the parent's spec and /finalize the namespace's spec: both through the main resource's rules;
   // admission sees /scale as an autoscaling/v1 Scale, as in kube-apiserver.
   const scale = info.subresources.scale;
+  // /finalize is kube's FinalizeREST: admission sees UPDATE of namespaces/finalize with Namespace objects, and only
+  // spec.finalizers of what it admits is kept.
   const view: SubresourceView | undefined =
     sub === 'scale' && scale
       ? { subresource: 'scale', kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, from: (p) => toScale(p, scale), into: (p, v) => applyScale(p, v, scale) }
-      : undefined;
+      : sub === 'finalize'
+        ? { subresource: 'finalize', kind: { group: info.group, version: info.version, kind: info.kind }, from: (p) => p, into: (p, v) => finalizeNamespace(p, v) }
+        : undefined;
   // status, ephemeralcontainers and resize have their own strategies in the store, and so has a CSR's /approval
   // (kube's ApprovalREST: status.conditions only); scale and finalize write the parent
   const storeSub = sub === 'status' || sub === 'approval' || info.strategy.subresourceUpdates?.[sub] ? sub : '';

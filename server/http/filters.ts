@@ -10,6 +10,7 @@ import type { Authorizer } from '../authz/index.js';
 import { forbiddenError, forbiddenMessage } from '../authz/index.js';
 import type { ApiserverMetrics } from '../metrics/registry.js';
 import { metricsDryRun, requestQuery, requestTimeout } from '../endpoints/query-options.js';
+import { monotonicNow, requestDeadline } from '../endpoints/request-deadline.js';
 import { parseRequestInfo, type RequestInfo } from './request-info.js';
 import { addWarnings, writeError } from './responses.js';
 
@@ -31,7 +32,8 @@ const longRunningSubresources = new Set(['attach', 'exec', 'proxy', 'log', 'port
 /**
  * kube's WithRequestDeadline (filters/request_deadline.go), before authentication: a `timeout` query parameter that
  * time.ParseDuration refuses is a 400 on every request but the long-running ones (watch, proxy, exec, …), which
- * never read it. (The deadline itself is not enforced here: handlers answer well within any sane timeout.)
+ * never read it. The deadline is left in res.locals.requestDeadline (request-deadline.ts): the write handlers
+ * answer 504 when it passes and admission webhooks are called with what is left of it.
  */
 export function requestDeadlineFilter() {
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -43,6 +45,7 @@ export function requestDeadlineFilter() {
         writeError(res, errors.badRequest(timeout.error));
         return;
       }
+      res.locals['requestDeadline'] = requestDeadline(monotonicNow(), timeout.value);
     }
     next();
   };

@@ -10,6 +10,8 @@ export interface RequestContext {
   warnings: string[];
   /** audit annotations collected from admission */
   auditAnnotations: Record<string, string>;
+  /** when the request's context expires (performance.now() ms; request-deadline.ts); undefined: no deadline */
+  deadline?: number;
 }
 
 export function newRequestContext(user: UserInfo, namespace: string, dryRun = false): RequestContext {

@@ -2,6 +2,7 @@
 // rules, finalizers and graceful deletion, admission call points, and storage with optimistic concurrency.
 import { randomUUID } from 'node:crypto';
 import { newReinvocationContext, type AdmissionAttributes, type AdmissionOperation } from '../admission/attributes.js';
+import { dedupOwnerReferencesWithWarning, resetInvalidManagedFields } from '../admission/mutation-cleanups.js';
 import type { AdmissionChain } from '../admission/chain.js';
 import { errors, StatusError, type GroupResource } from '../api/errors.js';
 import { fieldErrors, type FieldError } from '../api/field.js';
@@ -287,7 +288,7 @@ export class ResourceStore {
       resource: { group: this.info.group, version: this.info.version, resource: this.info.resource },
       subresource,
       name,
-      namespace: this.info.namespaced ? ctx.namespace : '',
+      namespace: this.admissionNamespace(ctx, name),
       object,
       oldObject,
       options,
@@ -296,7 +297,29 @@ export class ResourceStore {
       annotations: ctx.auditAnnotations,
       warnings: ctx.warnings,
       reinvocation: newReinvocationContext(),
+      ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
     };
+  }
+
+  /**
+   * kube's handlers after the mutating chain: managedFields left invalid are reset to what they were before it
+   * (fieldmanager's admission wrapper), then duplicate ownerReferences are dropped; each with its warning.
+   */
+  private cleanUpAfterMutatingAdmission(ctx: RequestContext, obj: KubeObject, managedFieldsBefore: unknown): void {
+    const managedFieldsWarning = resetInvalidManagedFields(obj, managedFieldsBefore);
+    if (managedFieldsWarning) ctx.warnings.push(managedFieldsWarning);
+    const ownerReferencesWarning = dedupOwnerReferencesWithWarning(obj, true);
+    if (ownerReferencesWarning) ctx.warnings.push(ownerReferencesWarning);
+  }
+
+  /**
+   * The namespace admission sees. A Namespace carries its own name, as in kube: the request info takes it from
+   * /api/v1/namespaces/<name>[/status|/finalize], and the create handler sets it to the new object's name
+   * (handlers/create.go, `scope.Resource == namespaceGVR`).
+   */
+  private admissionNamespace(ctx: RequestContext, name: string): string {
+    if (this.info.namespaced) return ctx.namespace;
+    return this.info.group === '' && this.info.resource === 'namespaces' ? name : '';
   }
 
   private viewAttributes(ctx: RequestContext, view: SubresourceView, name: string, object: KubeObject, oldObject: KubeObject, options: KubeObject): AdmissionAttributes {
@@ -337,9 +360,11 @@ export class ResourceStore {
     await call.trackManagedFields?.(undefined, obj);
     const name = metaOf(obj).name ?? '';
     const attrs = this.attributes(ctx, 'CREATE', '', name, obj, undefined, options);
+    const managedFieldsBefore = structuredClone(metaOf(obj).managedFields);
     await this.deps.admission.admit(attrs);
     // Mutating admission may have replaced the object; what it produced is what gets validated and stored.
     obj = attrs.object ?? obj;
+    this.cleanUpAfterMutatingAdmission(ctx, obj, managedFieldsBefore);
     // kube decodes a webhook's patched object with the scheme's defaulter: what a webhook adds gets defaults too.
     this.info.strategy.applyDefaults?.(obj);
     this.checkTypeMeta(obj);
@@ -409,6 +434,7 @@ export class ResourceStore {
         await this.info.strategy.prepare?.();
         let next = this.prepareForUpdate(desired, old, subresource);
         await trackManagedFields?.(old, next);
+        const managedFieldsBefore = structuredClone(metaOf(next).managedFields);
         if (view) {
           const attrs = this.viewAttributes(ctx, view, name, view.from(next), view.from(old), options);
           await this.deps.admission.admit(attrs);
@@ -419,6 +445,7 @@ export class ResourceStore {
           next = attrs.object ?? next;
           this.info.strategy.applyDefaults?.(next);
         }
+        this.cleanUpAfterMutatingAdmission(ctx, next, managedFieldsBefore);
         this.checkTypeMeta(next);
         const errs = validateObjectMetaUpdate(metaOf(next), metaOf(old)).concat(this.finalizerRules(next, old), this.validateUpdate(subresource, next, old));
         if (errs.length) throw this.validationError(next, errs);
@@ -561,7 +588,17 @@ export class ResourceStore {
    * and re-run admission when another writer got in first (a status controller, say): only the preconditions the
    * client sent can make a delete fail with 409, never a write that merely happened meanwhile.
    */
-  async delete(ctx: RequestContext, name: string, opts: DeleteOptions, options: KubeObject, call: { admission?: boolean } = {}): Promise<DeleteResult> {
+  async delete(
+    ctx: RequestContext,
+    name: string,
+    opts: DeleteOptions,
+    options: KubeObject,
+    /**
+     * admission false: a registry's own delete, admitting nothing. admissionName: the name admission sees, when it is
+     * not the object's (DeleteCollection admits each item with the collection request's attributes, name "").
+     */
+    call: { admission?: boolean; admissionName?: string } = {},
+  ): Promise<DeleteResult> {
     const key = this.key(ctx.namespace, name);
     const preconditions = clientPreconditions(opts);
     // kube's AdmissionToValidateObjectDeleteFunc: mutating then validating admission on the object being deleted.
@@ -569,8 +606,9 @@ export class ResourceStore {
     const admitDelete = async (stored: KubeObject): Promise<KubeObject> => {
       const current = await this.decode(deepCopy(stored));
       if (call.admission === false) return current;
-      await this.deps.admission.admit(this.attributes(ctx, 'DELETE', '', name, undefined, current, options));
-      await this.deps.admission.validate(this.attributes(ctx, 'DELETE', '', name, undefined, current, options));
+      const admittedName = call.admissionName ?? name;
+      await this.deps.admission.admit(this.attributes(ctx, 'DELETE', '', admittedName, undefined, current, options));
+      await this.deps.admission.validate(this.attributes(ctx, 'DELETE', '', admittedName, undefined, current, options));
       return current;
     };
     try {

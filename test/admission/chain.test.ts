@@ -54,8 +54,13 @@ describe('deletecollection', () => {
       const before = webhook.reviews.length;
       const r = await api(server, 'DELETE', `/api/v1/namespaces/${ns}/configmaps?labelSelector=batch%3Dyes`);
       expect(r.status).toBe(200);
-      const seen = webhook.reviews.slice(before).filter((x) => x.path === '/deletes').map((x) => `${x.request.operation}:${x.request.name}`);
-      expect(seen.sort()).toEqual(['DELETE:a', 'DELETE:b', 'DELETE:c']);
+      // kube admits each item with the collection request's attributes: no name, the item as oldObject
+      // (testResourceDeletecollection in test/integration/apiserver/admissionwebhook/admission_test.go)
+      const seen = webhook.reviews
+        .slice(before)
+        .filter((x) => x.path === '/deletes')
+        .map((x) => `${x.request.operation}:${x.request.name ?? ''}:${(x.request.oldObject as { metadata: { name: string } }).metadata.name}`);
+      expect(seen.sort()).toEqual(['DELETE::a', 'DELETE::b', 'DELETE::c']);
     } finally {
       await deleteValidating(server, 'deletes.example.com');
     }

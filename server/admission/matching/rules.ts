@@ -26,8 +26,8 @@ function exactOrWildcard(items: readonly string[] | undefined, requested: string
 /**
  * Scope is decided the way kube decides it, from the request alone: namespaces (core/v1, any subresource) are
  * cluster-scoped, anything else is namespaced when the request carries a namespace. That is why no
- * "is this resource namespaced" lookup is needed: kube sets attrs.namespace to the name of a Namespace
- * object it admits, this apiserver leaves it '' (the registry's attributes), and both land on Cluster.
+ * "is this resource namespaced" lookup is needed: a Namespace object is admitted with its own name as
+ * attrs.namespace (kube's request info and create handler; the registry's attributes here) and lands on Cluster.
  */
 export function matchesScope(rule: RuleWithOperations, req: RuleRequest): boolean {
   const scope = rule.scope;

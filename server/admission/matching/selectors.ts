@@ -96,7 +96,8 @@ export function matchNamespaceSelector(
     return { matches: parsed.selector.matches(labelsOf(attrs.object)) };
   }
   if (namespaceLabels === undefined) {
-    // kube puts a Namespace object's own name in attrs.namespace; this apiserver leaves it '' and has it in attrs.name
+    // a Namespace object's own name is its attrs.namespace (as in kube); attrs.name is the fallback for callers
+    // that leave it out
     const name = attrs.namespace !== '' ? attrs.namespace : attrs.name;
     return { matches: false, error: { code: 404, reason: 'NotFound', message: `namespaces ${goQuote(name)} not found` } };
   }

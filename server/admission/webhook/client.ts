@@ -3,8 +3,10 @@
 // kube-apiserver (`Post "https://…/validate?timeout=10s": context deadline exceeded`).
 //
 // - One keep-alive https.Agent per distinct client config (url or service, caBundle; not the webhook name, as
-//   kube's client cache key), HTTP/1.1 only, at most `maxInFlightPerEndpoint` concurrent calls per agent: a slow
-//   webhook fills only its own pool, so requests that do not call it are never delayed.
+//   kube's client cache key), at most `maxInFlightPerEndpoint` concurrent calls per agent: a slow webhook fills
+//   only its own pool, so requests that do not call it are never delayed.
+// - HTTP/2 as kube: offered by ALPN only to URL webhooks on the local host; one multiplexed session per client config
+//   when the server picks it (http2-connection.ts). Everything else is HTTP/1.1.
 // - TLS: the caBundle, else the system roots; the server name is the URL's host, or `<name>.<namespace>.svc` for
 //   `clientConfig.service`, checked with Go's rules and messages.
 // - `clientConfig.service` has no cluster DNS here: a ServiceResolver maps (namespace, name, port) to the
@@ -12,13 +14,14 @@
 //   service fails the call with kube's `service "<name>" not found`.
 // - Credentials from the WebhookAdmissionConfiguration kubeconfig (authentication.ts).
 // - `?timeout=<n>s` on the URL and `timeoutSeconds` as the deadline of the whole call (queueing, connect, TLS,
-//   response), as kube's context deadline.
+//   response), as kube's context deadline; within a request, no more than what is left of the request's deadline.
 // - The response body is read up to a bound (response-limit.ts; kube reads it whole): past it the socket is destroyed
 //   and the call fails as a failed body read, so failurePolicy decides. Admission and conversion webhooks share it.
 import http from 'node:http';
+import http2 from 'node:http2';
 import https from 'node:https';
 import { X509Certificate } from 'node:crypto';
-import { isIP } from 'node:net';
+import net, { isIP } from 'node:net';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import tls from 'node:tls';
@@ -33,6 +36,7 @@ import {
   type AuthenticationInfoResolver,
   type WebhookCredentials,
 } from './authentication.js';
+import { goStreamError, Http2Connection, offersHttp2 } from './http2-connection.js';
 import { BoundedBody, responseTooLargeError, webhookResponseMaxBytesFrom } from './response-limit.js';
 import { decodeAdmissionReview, type DecodedAdmissionReview } from './review.js';
 import type { WebhookServiceMapping } from '../../options/server-options.js';
@@ -59,6 +63,8 @@ export interface WebhookCall {
   clientConfig: WebhookClientConfig;
   /** the webhook's timeoutSeconds; without it kube's client-wide 30 s timeout applies */
   timeoutSeconds?: number;
+  /** the request's deadline (performance.now() ms): the call gets no more than what is left of it */
+  deadline?: number;
   review: AdmissionReviewRequest;
 }
 
@@ -81,6 +87,8 @@ export interface WebhookPost {
   clientConfig: WebhookClientConfig;
   /** the deadline of the call; without it the client-wide timeout applies */
   timeoutSeconds?: number;
+  /** the request's deadline (performance.now() ms), when the call runs in a request's context */
+  deadline?: number;
   body: unknown;
 }
 
@@ -342,6 +350,10 @@ interface Endpoint {
   service?: { namespace: string; name: string; port: number };
   credentials: WebhookCredentials;
   token?: { value: string; file?: string; readAt: number };
+  /** URL webhooks on the local host: ALPN offers h2, and one session carries every call (http2-connection.ts) */
+  http2?: Http2Connection;
+  /** the TLS material of the agent, for the h2 dial */
+  tlsOptions: Pick<tls.ConnectionOptions, 'ca' | 'cert' | 'key'>;
 }
 
 type EndpointResult = { ok: true; endpoint: Endpoint } | { ok: false; error: string };
@@ -405,6 +417,20 @@ function checkKeyPair(cert: Buffer, key: Buffer): string | undefined {
 }
 
 const hostOfUrl = (url: string): string => /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^/?#]*)/.exec(url)?.[1] ?? '';
+
+/**
+ * The time a call gets: its own timeout (context.WithTimeout of the webhook's timeoutSeconds), or less when the
+ * request's context ends first; `seconds` is what `?timeout=` says (time.Until(deadline) rounded up to the second).
+ */
+export function callBudget(ownSeconds: number, requestDeadline: number | undefined, now: number = performance.now()): { ms: number; seconds: number; fromRequest: boolean } {
+  let ms = ownSeconds * 1000;
+  let fromRequest = false;
+  if (requestDeadline !== undefined && requestDeadline - now < ms) {
+    ms = requestDeadline - now;
+    fromRequest = true;
+  }
+  return { ms, seconds: ms > 0 ? Math.ceil(ms / 1000) : 0, fromRequest };
+}
 
 export function createWebhookClient(opts: WebhookClientOptions = {}): WebhookClient {
   const auth: AuthenticationInfoResolver = newAuthenticationInfoResolver(opts.kubeconfigPath ? loadKubeconfig(opts.kubeconfigPath) : undefined);
@@ -480,7 +506,12 @@ export function createWebhookClient(opts: WebhookClientOptions = {}): WebhookCli
       throw e;
     }
     const agent = scheme === 'https' ? new https.Agent(agentOpts) : new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: 25, timeout: 90_000 });
-    const endpoint: Endpoint = { scheme, displayHost, path: cleanPath(apiPath), agent, credentials: c };
+    const tlsOptions: Endpoint['tlsOptions'] = {};
+    if (agentOpts.ca !== undefined) tlsOptions.ca = agentOpts.ca;
+    if (agentOpts.cert !== undefined) tlsOptions.cert = agentOpts.cert;
+    if (agentOpts.key !== undefined) tlsOptions.key = agentOpts.key;
+    const endpoint: Endpoint = { scheme, displayHost, path: cleanPath(apiPath), agent, credentials: c, tlsOptions };
+    if (offersHttp2(cc)) endpoint.http2 = new Http2Connection(`https://${displayHost}`);
     if (servername) endpoint.servername = servername;
     if (target) endpoint.target = target;
     if (service) endpoint.service = service;
@@ -525,7 +556,12 @@ export function createWebhookClient(opts: WebhookClientOptions = {}): WebhookCli
 
   async function call(wc: WebhookCall): Promise<WebhookCallResult> {
     const version = (wc.review.apiVersion === 'admission.k8s.io/v1beta1' ? 'v1beta1' : 'v1') as AdmissionReviewVersion;
-    const posted = await post({ clientConfig: wc.clientConfig, body: wc.review, ...(wc.timeoutSeconds === undefined ? {} : { timeoutSeconds: wc.timeoutSeconds }) });
+    const posted = await post({
+      clientConfig: wc.clientConfig,
+      body: wc.review,
+      ...(wc.timeoutSeconds === undefined ? {} : { timeoutSeconds: wc.timeoutSeconds }),
+      ...(wc.deadline === undefined ? {} : { deadline: wc.deadline }),
+    });
     if (!posted.ok) return posted;
     const decoded = decodeAdmissionReview(posted.body, posted.contentType, posted.statusCode, version);
     return decoded.ok ? { ok: true, review: decoded.review } : { ok: false, stage: 'call', error: decoded.error };
@@ -537,10 +573,15 @@ export function createWebhookClient(opts: WebhookClientOptions = {}): WebhookCli
     const ep = got.endpoint;
     const timeoutSeconds = wp.timeoutSeconds;
     // without timeoutSeconds the client-wide Client.Timeout (kube: 30 s) is what ends the call
-    const deadlineMs = (timeoutSeconds ?? clientTimeoutSeconds) * 1000;
-    const requestPath = `${escapePath(ep.path)}?timeout=${timeoutSeconds ?? clientTimeoutSeconds}s`;
+    const budget = callBudget(timeoutSeconds ?? clientTimeoutSeconds, wp.deadline);
+    const deadlineMs = budget.ms;
+    // kube's dispatchers send `?timeout=` only while the context has time left, rounded up to the second
+    const requestPath = budget.ms > 0 ? `${escapePath(ep.path)}?timeout=${budget.seconds}s` : escapePath(ep.path);
     const url = `${ep.scheme}://${ep.displayHost}${requestPath}`;
     const fail = (reason: string): WebhookPostResult => ({ ok: false, stage: 'call', error: `Post ${JSON.stringify(url)}: ${reason}` });
+    // the request's context is already done: client-go does not even dial
+    if (budget.ms <= 0) return fail('context deadline exceeded');
+    const clientTimeout = timeoutSeconds === undefined && !budget.fromRequest;
 
     let host: string;
     let port: number;
@@ -599,36 +640,29 @@ export function createWebhookClient(opts: WebhookClientOptions = {}): WebhookCli
         }
         finish(fail(goTransportReason(cause, tctx)));
       };
-      const options: https.RequestOptions = { method: 'POST', host, port, path: requestPath, agent: ep.agent, headers };
-      if (ep.scheme === 'https') {
-        const verifyName = ep.servername ?? host;
-        if (ep.servername) options.servername = ep.servername;
-        options.checkServerIdentity = (_name, cert) => {
-          const problem = verifyHostname(verifyName, cert);
-          return problem ? new GoError(`tls: failed to verify certificate: ${problem}`, 'ERR_TLS_CERT_ALTNAME_INVALID') : undefined;
-        };
-      }
-      const mod = ep.scheme === 'https' ? https : http;
-      const req = mod.request(options, (res) => {
+      // Reads an answer (HTTP/1.1 response or h2 stream) as client-go does: bounded, gunzipped, non-2xx as a Status.
+      const readResponse = (status: number, resHeaders: http.IncomingHttpHeaders, res: NodeJS.ReadableStream & NodeJS.EventEmitter, destroy: () => void): void => {
         gotHeaders = true;
-        // Past the bound, nothing more is read: the connection is destroyed rather than drained.
+        // Past the bound, nothing more is read: the connection (or stream) is destroyed rather than drained.
         const tooLarge = (): void => {
           finish({ ok: false, stage: 'call', error: responseTooLargeError(maxResponseBytes) });
-          req.destroy();
+          destroy();
         };
-        if (BoundedBody.declaredTooLarge(res.headers['content-length'], maxResponseBytes)) return tooLarge();
+        if (BoundedBody.declaredTooLarge(resHeaders['content-length'], maxResponseBytes)) return tooLarge();
         const body = new BoundedBody(maxResponseBytes);
+        let ended = false;
         res.on('data', (c: Buffer) => {
           if (!body.add(c)) tooLarge();
         });
         res.on('error', onError);
         res.on('close', () => {
-          if (!res.complete) onError(new Error('unexpected EOF'));
+          if (!ended) onError(new Error('unexpected EOF'));
         });
         res.on('end', () => {
+          ended = true;
           if (body.exceeded) return;
           let data = body.bytes();
-          if ((res.headers['content-encoding'] ?? '').toLowerCase() === 'gzip') {
+          if ((resHeaders['content-encoding'] ?? '').toLowerCase() === 'gzip') {
             try {
               // the bound holds for what the body inflates to as well
               data = gunzipSync(data, { maxOutputLength: maxResponseBytes });
@@ -637,28 +671,86 @@ export function createWebhookClient(opts: WebhookClientOptions = {}): WebhookCli
               return finish(fail('gzip: invalid header'));
             }
           }
-          const status = res.statusCode ?? 0;
           if (status < 200 || status > 206) {
-            const st = statusForHttpError(status, res.headers['content-type'], data);
+            const st = statusForHttpError(status, resHeaders['content-type'], data);
             return finish({ ok: false, stage: 'call', error: st.message, status: st });
           }
-          finish({ ok: true, statusCode: status, contentType: res.headers['content-type'] || 'application/json', body: data });
+          finish({ ok: true, statusCode: status, contentType: resHeaders['content-type'] || 'application/json', body: data });
         });
-      });
-      req.on('socket', (s) => {
+      };
+      const noteSocket = (s: net.Socket): void => {
         const note = (): void => {
           if (s.localAddress && s.localPort) tctx.local = joinHostPort(s.localAddress, s.localPort);
           if (s.remoteAddress && s.remotePort) tctx.remote = joinHostPort(s.remoteAddress, s.remotePort);
         };
         note();
         s.once('connect', note);
-      });
-      req.on('error', onError);
+      };
+      const verifyName = ep.servername ?? host;
+      const checkServerIdentity = (_name: string, cert: tls.PeerCertificate): Error | undefined => {
+        const problem = verifyHostname(verifyName, cert);
+        return problem ? new GoError(`tls: failed to verify certificate: ${problem}`, 'ERR_TLS_CERT_ALTNAME_INVALID') : undefined;
+      };
+      // what the deadline cancels: the request or stream in flight
+      let abort: (err: Error) => void = () => undefined;
+
+      const sendHttp1 = (): void => {
+        const options: https.RequestOptions = { method: 'POST', host, port, path: requestPath, agent: ep.agent, headers };
+        if (ep.scheme === 'https') {
+          if (ep.servername) options.servername = ep.servername;
+          options.checkServerIdentity = checkServerIdentity;
+        }
+        const mod = ep.scheme === 'https' ? https : http;
+        const req = mod.request(options, (res) => readResponse(res.statusCode ?? 0, res.headers, res, () => req.destroy()));
+        req.on('socket', noteSocket);
+        req.on('error', onError);
+        abort = (err) => req.destroy(err);
+        req.end(body);
+      };
+
+      const sendHttp2 = (session: http2.ClientHttp2Session): void => {
+        const h2Headers: http2.OutgoingHttpHeaders = { ':method': 'POST', ':path': requestPath, ':authority': ep.displayHost };
+        for (const [k, v] of Object.entries(headers)) if (k !== 'Host') h2Headers[k.toLowerCase()] = v;
+        let stream: http2.ClientHttp2Stream;
+        try {
+          stream = session.request(h2Headers);
+        } catch (err) {
+          return onError(err);
+        }
+        stream.on('response', (h) => readResponse(Number(h[':status'] ?? 0), h as http.IncomingHttpHeaders, stream, () => stream.close(http2.constants.NGHTTP2_CANCEL)));
+        stream.on('error', (err) => onError(goStreamError(err, stream.id) !== undefined ? new GoError(goStreamError(err, stream.id)!) : err));
+        abort = (err) => stream.destroy(err);
+        stream.end(body);
+      };
+
       const timer = setTimeout(() => {
-        deadline = new DeadlineExceeded(timeoutSeconds === undefined);
-        req.destroy(deadline);
+        deadline = new DeadlineExceeded(clientTimeout);
+        abort(deadline);
+        // a dial still under way is left to finish (and serve later calls); this call ends now
+        onError(deadline);
       }, deadlineMs);
-      req.end(body);
+
+      const h2 = ep.scheme === 'https' && ep.http2 && !ep.http2.speaksHttp1 ? ep.http2 : undefined;
+      if (!h2) return sendHttp1();
+      h2.negotiate(() => {
+        const socket = tls.connect({
+          host,
+          port,
+          ALPNProtocols: ['h2', 'http/1.1'],
+          ...ep.tlsOptions,
+          ...(ep.servername ? { servername: ep.servername } : isIP(host) ? {} : { servername: host }),
+          checkServerIdentity,
+        });
+        noteSocket(socket);
+        return socket;
+      }).then(
+        (n) => {
+          if (settled) return;
+          if (n.protocol === 'h2') sendHttp2(n.session);
+          else sendHttp1();
+        },
+        onError,
+      );
     });
   }
 
@@ -666,7 +758,10 @@ export function createWebhookClient(opts: WebhookClientOptions = {}): WebhookCli
     call,
     post,
     close() {
-      for (const ep of cache.values()) ep.agent.destroy();
+      for (const ep of cache.values()) {
+        ep.agent.destroy();
+        ep.http2?.close();
+      }
       cache.clear();
     },
   };

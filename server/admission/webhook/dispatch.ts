@@ -457,7 +457,14 @@ export async function callHook(
   const objects = createAdmissionObjects(h.admissionReviewVersions, attrs, invocation);
   if (!objects.ok) return callError(`could not create admission objects: ${objects.error}`, 400);
 
-  const call = { webhookName: h.name, clientConfig: h.clientConfig, review: objects.review, ...(h.timeoutSeconds !== undefined ? { timeoutSeconds: h.timeoutSeconds } : {}) };
+  const call = {
+    webhookName: h.name,
+    clientConfig: h.clientConfig,
+    review: objects.review,
+    ...(h.timeoutSeconds !== undefined ? { timeoutSeconds: h.timeoutSeconds } : {}),
+    // the call's context is the request's: it gets min(timeoutSeconds, what is left of the request)
+    ...(attrs.deadline !== undefined ? { deadline: attrs.deadline } : {}),
+  };
   const result = await opts.client.call(call);
   if (!result.ok) {
     if (result.stage === 'client') return callError(`could not get REST client: ${result.error}`, mutating ? 500 : 400);

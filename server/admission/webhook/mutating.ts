@@ -33,6 +33,7 @@ import {
   type HookOutcome,
   type WebhookPluginOptions,
 } from './dispatch.js';
+import { requestDeadlinePassed, requestTimedOutError } from './deadline.js';
 import { applyJsonPatch, decodeJsonPatch, type JsonPatchOperations } from './patch.js';
 import { decodeIntoKind, loadTypedKind } from '../../api/openapi/typed-object.js';
 
@@ -179,6 +180,8 @@ export class MutatingAdmissionWebhook implements AdmissionPlugin {
             opts.logger?.info('Failed calling webhook, failing open', { webhook: hook.name, error: outcome.message });
             opts.metrics.observeWebhookFailOpen(hook.name, 'admit');
             addAuditAnnotation(attrs, `${mutationAuditAnnotationFailedOpenKeyPrefix}round_${round}_index_${i}`, hook.name, opts.logger);
+            // the request's own deadline passed (not just the webhook's): no later webhook is called
+            if (requestDeadlinePassed(attrs)) throw requestTimedOutError();
             continue;
           }
           opts.logger?.info('Failed calling webhook, failing closed', { webhook: hook.name, error: outcome.message });

@@ -19,6 +19,7 @@ import {
   waitForReady,
   type WebhookPluginOptions,
 } from './dispatch.js';
+import { requestDeadlinePassed, requestTimedOutError } from './deadline.js';
 
 export const validatingWebhookPluginName = 'ValidatingAdmissionWebhook';
 
@@ -52,6 +53,8 @@ export class ValidatingAdmissionWebhook implements AdmissionPlugin {
       if (should.call) relevant.push({ accessor, invocation: should.invocation, attrs: await versioned.attributesFor(should.invocation.kind) });
     }
     if (relevant.length === 0) return;
+    // kube checks the request's context once before spawning the calls
+    if (requestDeadlinePassed(attrs)) throw requestTimedOutError();
 
     // errors in the order the calls finish, as kube's error channel collects them
     const errs: StatusError[] = [];

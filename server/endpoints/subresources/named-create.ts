@@ -61,6 +61,7 @@ export async function serveNamedCreate(api: ApiContext, req: Request, res: Respo
     annotations: ctx.auditAnnotations,
     warnings: ctx.warnings,
     reinvocation: newReinvocationContext(),
+    ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
   });
   const mutating = attrs(body);
   await api.admission.admit(mutating);
