@@ -601,8 +601,6 @@ export class ApiServer {
     this.crds?.stop();
     for (const source of this.sources) source.stop();
     for (const c of this.manifestControllers.values()) c.stop();
-    // the final coverage write: every request admitted so far is in it (those still in flight may not be)
-    this.coverage?.writer.stop();
     for (const end of [...this.watchRegistry]) end();
     const server = this.server;
     if (server) {
@@ -612,6 +610,8 @@ export class ApiServer {
       await Promise.race([closed, deadline]);
       server.closeAllConnections();
     }
+    // the final coverage write, once in-flight requests have finished (or the grace period is over)
+    this.coverage?.writer.stop();
     await this.audit?.close();
     await this.config.storage.close();
   }
