@@ -12,6 +12,10 @@ import YAML from 'yaml';
 import { trackChild, trackTempDir, untrackTempDir } from './cleanup.js';
 import { startEtcd, type EtcdProcess, type EtcdStartOptions } from './etcd-process.js';
 import { freePort } from './ports.js';
+import { mergeCoverageReports } from '../server/admission/coverage/build-report.js';
+import { writeCoverageFileSync } from '../server/admission/coverage/coverage-file.js';
+import { parseCoverageReport, type AdmissionCoverageReport } from '../server/admission/coverage/report-schema.js';
+import { formatCoverageSummary } from '../server/admission/coverage/summary-table.js';
 
 type EtcdHandle = EtcdProcess;
 
@@ -48,6 +52,19 @@ export interface ApiServerOptions {
   serverEntry?: string;
   /** Every output line as it arrives, e.g. to prefix and print it (`kah up`). */
   onOutput?: (stream: 'stdout' | 'stderr', line: string) => void;
+  /**
+   * Record admission coverage (`--admission-coverage`). `true`: written on cleanup to
+   * `$KAH_COVERAGE_DIR` (default `./admission-coverage/`) as `apiserver-<port>-<time>.json`, with the summary table
+   * on stderr; or say where, and whether to print.
+   */
+  coverage?: boolean | ApiServerCoverageOptions;
+}
+
+export interface ApiServerCoverageOptions {
+  /** the JSON report written on cleanup (every run of the handle merged: restarts add up) */
+  file?: string;
+  /** print the summary table to stderr on cleanup (default true) */
+  printSummary?: boolean;
 }
 
 export interface ApiServerExit {
@@ -107,6 +124,13 @@ export interface ApiServerHandle {
   restart(opts?: { waitForReady?: boolean }): Promise<void>;
   /** Stop the server and the harness etcd, remove temp dirs. Idempotent. */
   cleanup(): Promise<void>;
+  /** With `coverage`: where cleanup writes the JSON report. */
+  readonly coverageFile: string | undefined;
+  /**
+   * With `coverage`: the report as of now (GET /debug/admission-coverage on the running server, merged with the
+   * runs before a restart).
+   */
+  coverage(): Promise<AdmissionCoverageReport>;
 }
 
 export class ApiServerStartError extends Error {
@@ -317,6 +341,9 @@ class ApiServerProcess implements ApiServerHandle {
   private run: Run | undefined;
   private creds: Credentials | undefined;
   private cleanedUp = false;
+  /** the reports of the runs before a restart */
+  private readonly earlierCoverage: AdmissionCoverageReport[] = [];
+  readonly coverageFile: string | undefined;
 
   constructor(
     private readonly opts: ApiServerOptions,
@@ -329,6 +356,45 @@ class ApiServerProcess implements ApiServerHandle {
     const rest = args.slice(1);
     this.kubeconfigPath = path.resolve(flagValue(rest, 'write-kubeconfig') ?? path.join(tempDir, 'kubeconfig'));
     this.certDir = path.resolve(flagValue(rest, 'cert-dir') ?? path.join(tempDir, 'certs'));
+    this.coverageFile = coverageOutputFile(opts.coverage, port);
+  }
+
+  /** The file the server process writes (each run overwrites it; the harness keeps earlier runs' reports). */
+  private get coverageRunFile(): string | undefined {
+    return flagValue(this.args.slice(1), 'admission-coverage');
+  }
+
+  private readCoverageRunFile(): AdmissionCoverageReport | undefined {
+    const file = this.coverageRunFile;
+    if (!file || !existsSync(file)) return undefined;
+    return parseCoverageReport(readFileSync(file, 'utf8'), file);
+  }
+
+  async coverage(): Promise<AdmissionCoverageReport> {
+    if (!this.coverageRunFile) throw new Error('admission coverage is off: start the server with { coverage: true }');
+    const runs = [...this.earlierCoverage];
+    if (this.running) {
+      const res = await this.request('/debug/admission-coverage');
+      if (res.status !== 200) throw new Error(`GET /debug/admission-coverage answered ${res.status}: ${res.body}`);
+      runs.push(parseCoverageReport(res.body, '/debug/admission-coverage'));
+    } else {
+      const last = this.readCoverageRunFile();
+      if (last) runs.push(last);
+    }
+    return mergeCoverageReports(runs);
+  }
+
+  /** After the last run: every run's report merged into coverageFile, and the summary table. */
+  private finishCoverage(): void {
+    const out = this.coverageFile;
+    if (!out) return;
+    const last = this.readCoverageRunFile();
+    const runs = last ? [...this.earlierCoverage, last] : this.earlierCoverage;
+    if (runs.length === 0) return;
+    const report = mergeCoverageReports(runs);
+    writeCoverageFileSync(out, report);
+    const print = typeof this.opts.coverage === 'object' ? (this.opts.coverage.printSummary ?? true) : true;
+    if (print) process.stderr.write(`${formatCoverageSummary(report)}  (written to ${out})\n`);
   }
 
   get pid(): number | undefined {
@@ -370,6 +436,9 @@ class ApiServerProcess implements ApiServerHandle {
 
   start(): void {
     if (this.cleanedUp) throw new Error('the apiserver handle was cleaned up');
+    // a restart: the previous run's report (its final write, or its last periodic one after a kill -9) is kept
+    const previous = this.run ? this.readCoverageRunFile() : undefined;
+    if (previous) this.earlierCoverage.push(previous);
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const [k, v] of Object.entries(this.opts.env ?? {})) {
       if (v === undefined) delete env[k];
@@ -576,6 +645,7 @@ class ApiServerProcess implements ApiServerHandle {
     this.cleanedUp = true;
     try {
       if (this.running) await this.stop(5_000);
+      this.finishCoverage();
     } finally {
       try {
         await this.etcd?.cleanup();
@@ -650,7 +720,8 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     const admissionConfig = buildAdmissionConfig(opts.admissionConfig, opts.staticManifestDirs);
     const admissionConfigPath = admissionConfig === undefined ? undefined : await writeAdmissionConfig(tempDir, admissionConfig);
     const port = opts.port ?? (await freePort());
-    const args = buildApiServerArgs(opts, {
+    const coverageArgs = opts.coverage && flagValue(flags, 'admission-coverage') === undefined ? [`--admission-coverage=${path.join(tempDir, 'admission-coverage.json')}`] : [];
+    const args = buildApiServerArgs({ ...opts, flags: [...coverageArgs, ...flags] }, {
       port,
       certDir: path.join(tempDir, 'certs'),
       kubeconfigPath: path.join(tempDir, 'kubeconfig'),
@@ -673,4 +744,13 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     }
     throw err;
   }
+}
+
+/** Where cleanup writes the report of a server started with `coverage`. */
+function coverageOutputFile(coverage: ApiServerOptions['coverage'], port: number): string | undefined {
+  if (!coverage) return undefined;
+  if (typeof coverage === 'object' && coverage.file) return path.resolve(coverage.file);
+  const dir = process.env['KAH_COVERAGE_DIR'] || path.resolve('admission-coverage');
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  return path.join(dir, `apiserver-${port}-${stamp}.json`);
 }

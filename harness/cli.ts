@@ -291,6 +291,14 @@ const commands: Record<string, Command> = {
       return runValidateCommand(args, io);
     },
   },
+  report: {
+    summary: 'turn admission coverage files (--admission-coverage) into one self-contained HTML page',
+    usage: 'kah report [--out FILE.html] COVERAGE.json…',
+    async run(args, io) {
+      const { runReportCommand } = await import('./commands/report.js');
+      return runReportCommand(args, io);
+    },
+  },
   admit: {
     summary: 'run one request through the admission policies and webhooks without a server: allowed (exit 0) or denied (1)',
     usage: 'kah admit (--admission-control-config-file=FILE | --manifests=PATH…) --object=FILE [--old-object=FILE] [--operation=OP] [-o text|json] … (kah admit --help for more)',

@@ -16,6 +16,7 @@ export {
 export type {
   ApiServerExit,
   ApiServerHandle,
+  ApiServerCoverageOptions,
   ApiServerOptions,
   ApiServerRequestOptions,
   ApiServerResponse,
@@ -93,3 +94,21 @@ export type {
   AdmissionReviewResponse,
 } from '../server/api/admission.js';
 export type { GroupVersionKind, GroupVersionResource, KubeObject, ObjectMeta, Status, UserInfo } from '../server/api/types.js';
+
+// Admission coverage (startApiServer({ coverage: true }), --admission-coverage, `kah report`)
+export { mergeCoverageReports } from '../server/admission/coverage/build-report.js';
+export { renderCoverageHtml } from '../server/admission/coverage/html-report.js';
+export { coverageSchemaVersion, parseCoverageReport } from '../server/admission/coverage/report-schema.js';
+export type {
+  AdmissionCoverageReport,
+  BindingCoverage,
+  ConfigurationCoverage,
+  CoverageConfigurationKind,
+  CoverageDecision,
+  DecisionCounts,
+  ErrorCount,
+  MatchedRequest,
+  MessageCount,
+  RuleCell,
+} from '../server/admission/coverage/report-schema.js';
+export { formatCoverageSummary } from '../server/admission/coverage/summary-table.js';

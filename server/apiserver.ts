@@ -4,6 +4,10 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { WebhookAccessor } from './api/admissionregistration.js';
 import { buildAdmissionChain } from './admission/build-chain.js';
+import { buildCoverageReport, type ConfiguredAdmission } from './admission/coverage/build-report.js';
+import { CoverageFileWriter } from './admission/coverage/coverage-file.js';
+import { CoverageRecorder } from './admission/coverage/recorder.js';
+import type { AdmissionCoverageReport } from './admission/coverage/report-schema.js';
 import { kubernetesCelEnvironment } from './admission/cel/kubernetes.js';
 import type { CelEnvironment } from './admission/cel/environment.js';
 import { storeParamLookup } from './admission/policy/generic/store-params.js';
@@ -94,6 +98,8 @@ export interface ApiServerConfig {
   serviceAccountTokens?: ServiceAccountTokenIssuer;
   /** how long SIGTERM waits for in-flight requests */
   shutdownTimeoutMs?: number;
+  /** record admission coverage and write it here (periodically and on shutdown); not a kube-apiserver flag */
+  admissionCoverageFile?: string;
 }
 
 /** Namespaces kube-apiserver's system namespaces controller keeps in place. */
@@ -120,6 +126,8 @@ export class ApiServer {
   private shuttingDown = false;
   private readonly retries = new DelayedCalls();
   private chain?: AdmissionChain;
+  /** the admission coverage recorder, when --admission-coverage is set */
+  private coverage?: { recorder: CoverageRecorder; configured: () => ConfiguredAdmission; writer: CoverageFileWriter };
   /** the stores call admission through this, so the chain can be built after the stores it reads from */
   private readonly admission: AdmissionChain = {
     admit: (a) => this.chain!.admit(a),
@@ -219,6 +227,24 @@ export class ApiServer {
     const mutatingPolicies = mapEnabled ? mutatingPolicyApiSources((resource, itemsOf) => this.apiSource(resource, itemsOf)) : undefined;
     const mapManifests = mapEnabled ? this.manifestControllers.get('MutatingAdmissionPolicy') : undefined;
     const staticMap = mapManifests ? staticPolicySources<MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding>(mapManifests) : undefined;
+    const allValidatingPolicies = staticVap ? compositePolicySources(staticVap, validatingPolicies) : validatingPolicies;
+    const allMutatingPolicies = mutatingPolicies && staticMap ? compositePolicySources(staticMap, mutatingPolicies) : mutatingPolicies;
+    if (config.admissionCoverageFile) {
+      const recorder = new CoverageRecorder();
+      const configured = (): ConfiguredAdmission => ({
+        webhooks: [...mutating.snapshot().items, ...validating.snapshot().items],
+        validatingPolicies: allValidatingPolicies.policies.snapshot().items,
+        validatingBindings: allValidatingPolicies.bindings.snapshot().items,
+        mutatingPolicies: allMutatingPolicies?.policies.snapshot().items ?? [],
+        mutatingBindings: allMutatingPolicies?.bindings.snapshot().items ?? [],
+      });
+      const file = config.admissionCoverageFile;
+      // a new configuration changes the report as much as a recorded call does
+      const sourceGenerations = [mutating, validating, allValidatingPolicies.policies, allValidatingPolicies.bindings, ...(allMutatingPolicies ? [allMutatingPolicies.policies, allMutatingPolicies.bindings] : [])];
+      const generation = (): number => sourceGenerations.reduce((n, s) => n + s.snapshot().generation, recorder.generation);
+      const writer = new CoverageFileWriter(file, () => buildCoverageReport(recorder, configured()), generation, (err) => config.log.info('Failed writing the admission coverage report', { file, error: err.message }));
+      this.coverage = { recorder, configured, writer };
+    }
     this.chain = buildAdmissionChain({
       plugins: config.admission.plugins,
       metrics: newAdmissionMetrics(this.metrics.registry),
@@ -261,10 +287,11 @@ export class ApiServer {
         if (info && attrs.kind.kind === info.kind) info.strategy.applyDefaults?.(object);
       },
       log: config.log,
+      ...(this.coverage ? { coverage: this.coverage.recorder } : {}),
       webhookMatchConditions: celWebhookMatchConditions(this.cel, config.authz),
       policies: {
         // static manifests first, then the REST-registered policies
-        validating: staticVap ? compositePolicySources(staticVap, validatingPolicies) : validatingPolicies,
+        validating: allValidatingPolicies,
         ...(staticVap ? { validatingStatic: staticVap } : {}),
         cel: this.cel,
         params: storeParamLookup(this.index, (i) => this.storeFor(i)),
@@ -273,7 +300,7 @@ export class ApiServer {
         ...(mutatingPolicies
           ? {
               // static manifests first, then the REST-registered policies
-              mutating: staticMap ? compositePolicySources(staticMap, mutatingPolicies) : mutatingPolicies,
+              mutating: allMutatingPolicies!,
               ...(staticMap ? { mutatingStatic: staticMap } : {}),
               mutatingMetrics: newMutatingAdmissionPolicyMetrics(this.metrics.registry),
             }
@@ -353,6 +380,7 @@ export class ApiServer {
       health: this.health,
       gitVersion: kubernetesGitVersion,
       ...(this.audit ? { audit: auditFilter(this.audit) } : {}),
+      ...(this.coverage ? { admissionCoverage: () => this.admissionCoverageReport() } : {}),
       ...(this.manifestControllers.size ? { readinessGate: readinessGate({ ready: () => this.manifestsSynced(), loaded: this.manifestsLoaded }) } : {}),
     });
     this.server = https.createServer(
@@ -372,6 +400,7 @@ export class ApiServer {
       });
     });
     this.startNamespaceDefaultsControllers();
+    this.coverage?.writer.start();
     this.namespaceController = new NamespaceController({ index: this.index, storeFor: (i) => this.storeFor(i), log: (m, f) => config.log.info(m, f) });
     // it lists again until storage answers, logging each failure
     void this.namespaceController.start();
@@ -551,6 +580,12 @@ export class ApiServer {
     this.quotaStatusController?.observe(info, obj);
   }
 
+  /** The admission coverage report as of now; undefined when coverage is off. */
+  admissionCoverageReport(): AdmissionCoverageReport | undefined {
+    const c = this.coverage;
+    return c ? buildCoverageReport(c.recorder, c.configured()) : undefined;
+  }
+
   /** Graceful shutdown: readyz fails, no new connections, in-flight requests finish (bounded), watches end. */
   async shutdown(): Promise<void> {
     if (this.shuttingDown) return;
@@ -575,6 +610,8 @@ export class ApiServer {
       await Promise.race([closed, deadline]);
       server.closeAllConnections();
     }
+    // the final coverage write, once in-flight requests have finished (or the grace period is over)
+    this.coverage?.writer.stop();
     await this.audit?.close();
     await this.config.storage.close();
   }

@@ -15,6 +15,7 @@ import { newLogger, type Logger } from './log.js';
 import { parseManifestControllerEnv } from './admission/manifest/controller.js';
 import { manifestPluginNames, type ManifestPlugin } from './admission/manifest/plugins.js';
 import { serviceResolverFor } from './admission/webhook/client.js';
+import { formatCoverageSummary } from './admission/coverage/summary-table.js';
 import { loadAdmissionConfiguration, parseServerOptions, serverOptionsUsage, type AdmissionConfig, type ServerOptions } from './options/index.js';
 import type { Storage } from './storage/interface.js';
 import { MemoryStorage } from './storage/memory.js';
@@ -133,6 +134,7 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
     serviceAccountTokens: newTokenIssuer(o.authentication.serviceAccountIssuers[0] ?? '', o.authentication.apiAudiences, signingKeyLoader(o.authentication.serviceAccountSigningKeyFile, bundle.dir)),
     featureGates: o.featureGates,
     staticManifests: staticManifestDirs(admissionConfig),
+    ...(o.admissionCoverage ? { admissionCoverageFile: path.resolve(o.admissionCoverage) } : {}),
     admission: {
       plugins: o.admission.plugins,
       validatingWebhookClient: { serviceResolver, kubeconfigPath: admissionConfig?.plugins.ValidatingAdmissionWebhook?.kubeConfigFile },
@@ -185,7 +187,12 @@ export async function runServer(argv: string[]): Promise<void> {
     stopping = true;
     process.stdout.write(JSON.stringify({ ts: new Date().toISOString(), level: 'info', msg: 'shutting down', signal }) + '\n');
     server.shutdown().then(
-      () => process.exit(0),
+      () => {
+        // the end of a run: the summary table (the file has every detail)
+        const report = server.admissionCoverageReport();
+        if (report) process.stderr.write(formatCoverageSummary(report));
+        process.exit(0);
+      },
       (err: Error) => {
         process.stderr.write(`Error: shutdown: ${err.message}\n`);
         process.exit(1);

@@ -3,13 +3,15 @@
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { formatFileProblem, formatSummary, junitXml, loadScenarioPaths, runScenarios } from '../../scenarios/index.js';
+import { writeCoverageFileSync } from '../../server/admission/coverage/coverage-file.js';
+import { formatCoverageSummary } from '../../server/admission/coverage/summary-table.js';
 
 export interface ScenarioCommandIO {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
 }
 
-export const scenarioUsage = 'kah scenario run PATH… [--junit FILE] [--filter REGEXP] [--bail] [--keep] [--parallel N]\n       kah scenario validate PATH…';
+export const scenarioUsage = 'kah scenario run PATH… [--junit FILE] [--admission-coverage FILE] [--filter REGEXP] [--bail] [--keep] [--parallel N]\n       kah scenario validate PATH…';
 
 class UsageError extends Error {}
 
@@ -21,6 +23,7 @@ function parse(args: string[]) {
       strict: true,
       options: {
         junit: { type: 'string' },
+        'admission-coverage': { type: 'string' },
         filter: { type: 'string' },
         bail: { type: 'boolean' },
         keep: { type: 'boolean' },
@@ -73,9 +76,15 @@ async function run(args: string[], io: ScenarioCommandIO, validateOnly: boolean)
     bail: values.bail ?? false,
     keep: values.keep ?? false,
     write: (text) => io.stdout.write(text),
+    admissionCoverage: values['admission-coverage'] !== undefined,
   });
   if (values.junit !== undefined) await writeFile(values.junit, junitXml(summary));
   io.stdout.write(`${formatSummary(summary)}\n`);
+  const coverageFile = values['admission-coverage'];
+  if (coverageFile !== undefined && summary.coverage) {
+    writeCoverageFileSync(coverageFile, summary.coverage);
+    io.stdout.write(`\n${formatCoverageSummary(summary.coverage)}Admission coverage written to ${coverageFile} (kah report ${coverageFile} renders it as HTML)\n`);
+  }
   return summary.results.every((r) => r.passed) ? 0 : 1;
 }
 

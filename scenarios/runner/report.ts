@@ -2,6 +2,7 @@
 // `N passed, N failed` that CI systems read; and the JUnit XML (one testcase per scenario).
 import { formatMs } from './duration.js';
 import { formatFailure, type ScenarioResult, type StepResult } from './run-scenario.js';
+import type { AdmissionCoverageReport } from '../../server/admission/coverage/report-schema.js';
 
 /** `  ✓ step 2 apply ConfigMap/default/x (120 ms)`, with the reason under a failed step. Pure. */
 export function formatStepLine(r: StepResult): string {
@@ -28,6 +29,8 @@ export interface RunSummary {
   /** Scenarios not run because of --bail. */
   skipped: { name: string; file?: string }[];
   durationMs: number;
+  /** With admission coverage on: every scenario's apiservers merged. */
+  coverage?: AdmissionCoverageReport;
 }
 
 export function formatSummary(s: RunSummary): string {

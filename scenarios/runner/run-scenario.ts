@@ -7,6 +7,7 @@ import { describeStep, runStep, type StepOutcome, type StepProgress } from './ru
 import { ScenarioEnvironment } from './scenario-environment.js';
 import type { Scenario, ScenarioProblem } from './scenario-types.js';
 import { validateScenario } from './validate-scenario.js';
+import type { AdmissionCoverageReport } from '../../server/admission/coverage/report-schema.js';
 
 export interface StepResult {
   /** 1-based, as progress lines count; 0 is the setup. */
@@ -35,6 +36,8 @@ export interface ScenarioResult {
   failure?: ScenarioFailure;
   /** Set with `keep`: the temp dir left behind, with logs/ in it. */
   keptDir?: string;
+  /** With `admissionCoverage`: what the scenario's apiservers recorded (every run and apiserver merged). */
+  coverage?: AdmissionCoverageReport;
 }
 
 export interface RunScenarioOptions {
@@ -46,6 +49,8 @@ export interface RunScenarioOptions {
   onTempDir?: (dir: string) => void;
   /** Where relative paths of an in-memory scenario start (default: the current directory). */
   baseDir?: string;
+  /** Record admission coverage in the scenario's apiservers (the result's `coverage`). */
+  admissionCoverage?: boolean;
 }
 
 export class ScenarioValidationError extends Error {
@@ -108,9 +113,10 @@ export async function runScenario(input: Scenario | Record<string, unknown> | st
     steps,
     ...(failure !== undefined ? { failure } : {}),
     ...(opts.keep ? { keptDir: env.tempDir } : {}),
+    ...(env.coverage ? { coverage: env.coverage } : {}),
   });
   let failure: ScenarioFailure | undefined;
-  const env = await ScenarioEnvironment.create(scenario);
+  const env = await ScenarioEnvironment.create(scenario, { admissionCoverage: opts.admissionCoverage ?? false });
   opts.onTempDir?.(env.tempDir);
   const record = (r: StepResult): void => {
     steps.push(r);

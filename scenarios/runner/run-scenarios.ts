@@ -4,6 +4,7 @@ import os from 'node:os';
 import { formatScenarioHeader, formatScenarioLine, formatStepLine, type RunSummary } from './report.js';
 import { runScenario, type ScenarioResult } from './run-scenario.js';
 import type { Scenario } from './scenario-types.js';
+import { mergeCoverageReports } from '../../server/admission/coverage/build-report.js';
 
 export interface RunScenariosOptions {
   /** How many scenarios run at once (default: the number of cores). */
@@ -13,6 +14,8 @@ export interface RunScenariosOptions {
   keep?: boolean;
   /** Progress output, a chunk of whole lines at a time (default: nothing). */
   write?: (text: string) => void;
+  /** Record admission coverage in every scenario's apiservers; the summary's `coverage` merges them all. */
+  admissionCoverage?: boolean;
 }
 
 export function defaultParallelism(): number {
@@ -38,7 +41,7 @@ export async function runScenarios(scenarios: readonly Scenario[], opts: RunScen
     emit(formatScenarioHeader(s.name, s.source.file));
     let result: ScenarioResult;
     try {
-      result = await runScenario(s, { keep: opts.keep ?? false, onStep: (r) => emit(formatStepLine(r)) });
+      result = await runScenario(s, { keep: opts.keep ?? false, admissionCoverage: opts.admissionCoverage ?? false, onStep: (r) => emit(formatStepLine(r)) });
     } catch (err) {
       // The environment could not even be made (no temp dir, no port): a failed scenario, not a crashed run.
       result = { name: s.name, ...(s.source.file ? { file: s.source.file } : {}), passed: false, durationMs: 0, steps: [], failure: { step: 0, label: 'setup', message: (err as Error).message, logs: '' } };
@@ -56,5 +59,6 @@ export async function runScenarios(scenarios: readonly Scenario[], opts: RunScen
 
   const done = results.filter((r): r is ScenarioResult => r !== undefined);
   const skipped = scenarios.filter((_, i) => results[i] === undefined).map((s) => ({ name: s.name, ...(s.source.file ? { file: s.source.file } : {}) }));
-  return { results: done, skipped, durationMs: Date.now() - started };
+  const coverage = opts.admissionCoverage ? mergeCoverageReports(done.flatMap((r) => (r.coverage ? [r.coverage] : []))) : undefined;
+  return { results: done, skipped, durationMs: Date.now() - started, ...(coverage ? { coverage } : {}) };
 }

@@ -1,7 +1,8 @@
 // Everything one scenario runs on: its temp dir, ports, TLS material, etcd, apiservers, test webhooks and the user's
 // processes. Built on the harness (startApiServer, startEtcd, startWebhookServer); everything it starts it stops in
 // cleanup(), which runs whether the scenario passed, failed or timed out.
-import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { generateCA, issueServingCert, type CertKeyPair } from '../../certs/index.js';
@@ -16,6 +17,8 @@ import { parseTemplateRef, resolveTemplates, stringsIn, templateExpressions, Tem
 import { startUserProcess, type UserProcess } from './user-process.js';
 import { staticDirName } from './validate-scenario.js';
 import { webhookReplyFor } from './webhook-reply.js';
+import { mergeCoverageReports } from '../../server/admission/coverage/build-report.js';
+import { parseCoverageReport, type AdmissionCoverageReport } from '../../server/admission/coverage/report-schema.js';
 
 export interface ApiServerSlot {
   spec: ApiServerSpec;
@@ -43,10 +46,14 @@ export class ScenarioEnvironment {
   private ca: CertKeyPair | undefined;
   private tls: TlsFiles | undefined;
   etcd: EtcdProcess | undefined;
+  /** with admission coverage on: every apiserver's runs merged, read in cleanup() */
+  coverage: AdmissionCoverageReport | undefined;
 
   private constructor(
     readonly scenario: Scenario,
     readonly tempDir: string,
+    /** record admission coverage in every apiserver of the scenario */
+    private readonly recordCoverage = false,
   ) {
     for (const spec of scenario.setup.apiservers) {
       this.apiservers.set(spec.name, { spec });
@@ -55,10 +62,10 @@ export class ScenarioEnvironment {
   }
 
   /** A temp dir, the ports and TLS files the scenario's templates name; nothing is started yet. */
-  static async create(scenario: Scenario): Promise<ScenarioEnvironment> {
+  static async create(scenario: Scenario, opts: { admissionCoverage?: boolean } = {}): Promise<ScenarioEnvironment> {
     const tempDir = await mkdtemp(path.join(os.tmpdir(), 'kah-scenario-'));
     trackTempDir(tempDir);
-    const env = new ScenarioEnvironment(scenario, tempDir);
+    const env = new ScenarioEnvironment(scenario, tempDir, opts.admissionCoverage ?? false);
     const refs = [...stringsIn(scenario)].flatMap(({ text }) => templateExpressions(text).map(parseTemplateRef));
     for (const ref of refs) {
       if ('error' in ref) continue;
@@ -185,7 +192,23 @@ export class ScenarioEnvironment {
       staticManifestDirs,
       ...(spec.admissionConfig !== undefined ? { admissionConfig: spec.admissionConfig } : {}),
       readyTimeoutMs,
+      ...(this.recordCoverage ? { coverage: { file: this.coverageFile(name), printSummary: false } } : {}),
     };
+  }
+
+  /** Where an apiserver's handle writes its coverage (all its runs merged) when it is cleaned up. */
+  private coverageFile(name: string): string {
+    return path.join(this.tempDir, 'admission-coverage', `apiserver-${name}.json`);
+  }
+
+  /** Every apiserver's coverage, merged; after their cleanup wrote it. */
+  private async readCoverage(): Promise<AdmissionCoverageReport | undefined> {
+    const reports: AdmissionCoverageReport[] = [];
+    for (const name of this.apiservers.keys()) {
+      const file = this.coverageFile(name);
+      if (existsSync(file)) reports.push(parseCoverageReport(await readFile(file, 'utf8'), file));
+    }
+    return reports.length > 0 ? mergeCoverageReports(reports) : undefined;
   }
 
   slot(name: string): ApiServerSlot {
@@ -267,6 +290,7 @@ export class ScenarioEnvironment {
     if (keep) await attempt(() => this.writeLogs());
     await Promise.all([...this.processes.values()].map((p) => attempt(() => p.kill('SIGTERM'))));
     await Promise.all([...this.apiservers.values()].map((s) => attempt(async () => s.handle?.cleanup())));
+    if (this.recordCoverage) await attempt(async () => (this.coverage = await this.readCoverage()));
     await Promise.all([...this.webhooks.values()].map((w) => attempt(() => w.close())));
     await attempt(async () => this.etcd?.cleanup());
     if (keep) untrackTempDir(this.tempDir);

@@ -27,6 +27,7 @@ import { MutatingAdmissionPolicyPlugin } from './policy/mutating/plugin.js';
 import type { MutatingPolicySources, ValidatingPolicySources } from './policy/sources.js';
 import { ValidatingAdmissionPolicyPlugin } from './policy/validating/plugin.js';
 import type { WebhookClient } from './webhook/client.js';
+import type { AdmissionCoverageObserver } from './coverage/recorder.js';
 import type { MatchConditionsEvaluator, ObjectConverterFor } from './webhook/dispatch.js';
 import { MutatingAdmissionWebhook } from './webhook/mutating.js';
 import { ValidatingAdmissionWebhook } from './webhook/validating.js';
@@ -57,6 +58,8 @@ export interface AdmissionChainDeps {
   /** the resource's defaulting, run on each mutating webhook's result as kube's decoder does */
   defaultObject(object: KubeObject, attrs: AdmissionAttributes): void;
   log: Logger;
+  /** the admission coverage recorder (--admission-coverage); undefined when coverage is off */
+  coverage?: AdmissionCoverageObserver;
   policies?: {
     /** every ValidatingAdmissionPolicy and binding: static (manifest) ones first, then the API ones */
     validating: ValidatingPolicySources;
@@ -84,6 +87,7 @@ export function buildAdmissionChain(deps: AdmissionChainDeps): OrderedAdmissionC
     excludeVirtualResources: deps.excludeVirtualResources,
     ...(deps.webhookMatchConditions ? { matchConditions: deps.webhookMatchConditions } : {}),
     ...(deps.converterFor ? { converterFor: deps.converterFor } : {}),
+    ...(deps.coverage ? { coverage: deps.coverage } : {}),
   };
   const factories: Record<string, () => AdmissionPlugin> = {
     NamespaceLifecycle: () => new NamespaceLifecycle({ getNamespace: deps.getNamespace, isNamespaced: deps.isNamespaced }),
@@ -114,6 +118,7 @@ export function buildAdmissionChain(deps: AdmissionChainDeps): OrderedAdmissionC
         admissionMetrics: deps.metrics,
         ...(policies.authorizer ? { authorizerFor: (attrs: AdmissionAttributes) => requestAuthorizer(policies.authorizer!, attrs) } : {}),
         ...(deps.converterFor ? { converterFor: deps.converterFor } : {}),
+        ...(deps.coverage ? { coverage: deps.coverage } : {}),
         logger: deps.log,
       });
     const mutating = policies.mutating;
@@ -131,6 +136,7 @@ export function buildAdmissionChain(deps: AdmissionChainDeps): OrderedAdmissionC
           admissionMetrics: deps.metrics,
           ...(policies.authorizer ? { authorizerFor: (attrs: AdmissionAttributes) => requestAuthorizer(policies.authorizer!, attrs) } : {}),
           ...(deps.converterFor ? { converterFor: deps.converterFor } : {}),
+          ...(deps.coverage ? { coverage: deps.coverage } : {}),
         });
     }
   }

@@ -31,6 +31,8 @@ export interface AppDeps {
    * so that refused impersonations and denied requests are audited too, under the authenticated user
    */
   audit?: RequestHandler;
+  /** the admission coverage report as of now (--admission-coverage), served at /debug/admission-coverage */
+  admissionCoverage?: () => unknown;
 }
 
 export function buildApp(deps: AppDeps): express.Express {
@@ -71,6 +73,9 @@ export function buildApp(deps: AppDeps): express.Express {
   app.get('/metrics', async (_req, res) => {
     res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
   });
+  const coverage = deps.admissionCoverage;
+  // a non-resource path like /metrics: authenticated and authorized as `get` on it (kube's /debug/* paths are too)
+  if (coverage) app.get('/debug/admission-coverage', (_req, res) => void res.type('application/json').send(JSON.stringify(coverage())));
   app.use(discoveryRouter(deps.api.index, { gitVersion: deps.gitVersion }));
   app.use(openapiRouter(deps.api.index));
   app.use((req, res) => {

@@ -78,6 +78,8 @@ export interface ServerOptions {
   verbosity: number;
   /** write an admin kubeconfig here once serving */
   writeKubeconfig?: string;
+  /** --admission-coverage: record admission coverage and write it to this file */
+  admissionCoverage?: string;
   /** --help was given: print usage() and exit 0; nothing else is validated */
   help: boolean;
 }
@@ -110,6 +112,7 @@ interface RawOptions {
   auditLogPath: string;
   verbosity: number;
   writeKubeconfig: string;
+  admissionCoverage: string;
   help: boolean;
 }
 
@@ -142,6 +145,7 @@ function defaults(): RawOptions {
     auditLogPath: '',
     verbosity: 0,
     writeKubeconfig: '',
+    admissionCoverage: '',
     help: false,
   };
 }
@@ -390,6 +394,11 @@ function buildFlagSet(o: RawOptions, warnings: string[]): FlagSet {
     },
   });
   str('write-kubeconfig', 'Write an admin kubeconfig (client certificate of kubernetes-admin, system:masters) to this path once serving. Not a kube-apiserver flag.', 'writeKubeconfig');
+  str(
+    'admission-coverage',
+    'Record which webhooks and admission policies each request matched and what they decided, serve it at /debug/admission-coverage and write it to this JSON file (every 2 s while it changes, and on shutdown). Not a kube-apiserver flag.',
+    'admissionCoverage',
+  );
   fs.define({
     name: 'help',
     shorthand: 'h',
@@ -481,7 +490,7 @@ function freeze(o: RawOptions): ServerOptions {
   assign(options.authorization, { policyFile: opt(o.authorizationPolicyFile) });
   assign(options.admission, { configFile: opt(o.admissionControlConfigFile) });
   assign(options.audit, { logPath: opt(o.auditLogPath) });
-  assign(options, { writeKubeconfig: opt(o.writeKubeconfig) });
+  assign(options, { writeKubeconfig: opt(o.writeKubeconfig), admissionCoverage: opt(o.admissionCoverage) });
   return deepFreeze(options);
 }
 

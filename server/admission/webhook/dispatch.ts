@@ -14,6 +14,7 @@ import { isQualifiedName } from '../../registry/validation/name.js';
 import type { AdmissionAttributes, AdmissionOperation } from '../attributes.js';
 import type { MatchWebhook, WebhookInvocation } from '../matching/types.js';
 import type { ConfigurationSource } from '../sources/source.js';
+import type { AdmissionCoverageObserver } from '../coverage/recorder.js';
 import type { WebhookClient } from './client.js';
 import { createAdmissionObjects, verifyAdmissionResponse, type VerifiedAdmissionResponse } from './review.js';
 
@@ -47,6 +48,8 @@ export interface WebhookPluginOptions {
    * versions (custom resources), or undefined when objects are sent as served (built-in kinds, one version each).
    */
   converterFor?: ObjectConverterFor;
+  /** the admission coverage recorder (--admission-coverage); undefined when coverage is off */
+  coverage?: AdmissionCoverageObserver;
 }
 
 /** Converts one object of the resource to another version of its kind; throws (a StatusError) when that fails. */
@@ -420,6 +423,7 @@ export async function shouldCallHook(
       return { call: false, error: err instanceof StatusError ? err : errors.internal(err) };
     }
     const r = await opts.matchConditions(accessor, versionedAttrs, m.invocation);
+    if ('error' in r || !r.matches) opts.coverage?.webhookNotCalled(accessor, attrs, m.invocation, r);
     if ('error' in r) {
       if ((accessor.webhook.failurePolicy ?? 'Fail') === 'Fail') {
         opts.logger?.info('Failed evaluating match conditions, failing closed', { webhook: accessor.webhook.name, error: r.error });

@@ -165,6 +165,7 @@ export class MutatingAdmissionWebhook implements AdmissionPlugin {
       const { outcome, changed } = await this.callMutatingHook(accessor, should.invocation, hookAttrs, versioned, round, i);
       const ignoreClientCallFailures = hook.failurePolicy === 'Ignore';
       observeHookOutcome(opts.metrics, hook.name, 'admit', attrs.operation, outcome, ignoreClientCallFailures, secondsSince(start));
+      opts.coverage?.webhookCalled(accessor, attrs, should.invocation, outcome, changed);
       if (changed) {
         // the patch changed the object: the IfNeeded webhooks that ran before are due again
         ctx.requireReinvokingPreviouslyInvokedPlugins();

@@ -83,6 +83,7 @@ export class ValidatingAdmissionWebhook implements AdmissionPlugin {
       return;
     }
     observeHookOutcome(opts.metrics, hook.name, 'validating', attrs.operation, outcome, ignoreClientCallFailures, secondsSince(start));
+    opts.coverage?.webhookCalled(accessor, attrs, invocation, outcome, false);
     switch (outcome.kind) {
       case 'allowed':
         return;

@@ -7,6 +7,7 @@ import type { AdmissionAttributes } from '../../attributes.js';
 import type { CelAuthorizer, CelEnvironment } from '../../cel/environment.js';
 import type { EquivalentResourceMapper } from '../../matching/equivalence.js';
 import type { ObjectConverterFor } from '../../webhook/dispatch.js';
+import type { AdmissionCoverageObserver } from '../../coverage/recorder.js';
 import { RequestNamespace } from './scope.js';
 import type { ParamLookup } from './types.js';
 
@@ -33,6 +34,8 @@ export interface PolicyPluginOptions<Sources> {
   excludedResources?: readonly GroupResource[];
   /** how long a request waits for the sources' first load before it is refused (kube: 10 s) */
   readyTimeoutMs?: number;
+  /** the admission coverage recorder (--admission-coverage); undefined when coverage is off */
+  coverage?: AdmissionCoverageObserver;
 }
 
 /**
@@ -50,6 +53,7 @@ export function sharedDispatchOptions<S>(opts: PolicyPluginOptions<S>, attrs: Ad
     ...(opts.equivalentResources ? { equivalentResources: opts.equivalentResources } : {}),
     ...(authorizer ? { authorizer } : {}),
     ...(convert ? { convert } : {}),
+    ...(opts.coverage ? { coverage: opts.coverage } : {}),
     ...(metrics
       ? {
           matchConditionObserver: (policyName: string) => ({

@@ -33,6 +33,7 @@ import type { MutatingPolicyEvaluator } from './compile.js';
 import { mutationErrorTypeOf, type MutatingAdmissionPolicyMetrics } from './metrics.js';
 import { applyMutation } from './mutate.js';
 import { invocationKey, PolicyReinvokeContext } from './reinvocation.js';
+import { mutatingInvocationEvent, mutatingMatchConditionsEvent, type AdmissionCoverageObserver } from '../../coverage/recorder.js';
 
 export const mutatingAdmissionPolicyPluginName = 'MutatingAdmissionPolicy';
 
@@ -53,6 +54,8 @@ export interface MutatingDispatchDeps {
   matchConditionBudget?: number;
   /** the resource's converter (custom resources): a policy matched through another version mutates the object in it */
   convert?: ObjectConverter;
+  /** the admission coverage recorder (--admission-coverage); undefined when coverage is off */
+  coverage?: AdmissionCoverageObserver;
 }
 
 /** generic.PolicyError */
@@ -241,6 +244,7 @@ async function runInvocations(
       );
       if (!m.matches) {
         if ('error' in m) addError(m.error);
+        if (!reinvocation.isReinvoke) deps.coverage?.mutatingPolicyInvoked(inv.hook.policy, bindingName, attrs, inv.resource, mutatingMatchConditionsEvent(m, e.failurePolicy));
         continue;
       }
     }
@@ -249,6 +253,7 @@ async function runInvocations(
     if (reinvocation.isReinvoke && !ctx.shouldReinvoke(key)) continue;
 
     const objectBeforeMutations = current.object;
+    const errorsBeforeMutations = policyErrors.length;
     let object = current.object;
     // the kind's OpenAPI shape for the patchers (imported once per kind, then cached)
     if (object && e.mutations.length > 0) await Promise.all([loadApplySchema(current.kind), loadTypedKind(current.kind)]);
@@ -283,7 +288,9 @@ async function runInvocations(
       object = next;
       versioned.setObject(next);
     }
-    if (!semanticallyEqual(objectBeforeMutations, object)) {
+    const changed = !semanticallyEqual(objectBeforeMutations, object);
+    deps.coverage?.mutatingPolicyInvoked(inv.hook.policy, bindingName, attrs, inv.resource, mutatingInvocationEvent(policyErrors.slice(errorsBeforeMutations), e.failurePolicy, changed));
+    if (changed) {
       // the invocation changed the object: the IfNeeded invocations that ran before it are due again
       ctx.requireReinvokingPreviouslyInvokedPlugins();
       reinvocation.shouldReinvoke = true;

@@ -21,6 +21,7 @@ import { VersionedObjectsByKind } from '../generic/versioned-attributes.js';
 import type { EnforcementAction, ValidatingAdmissionPolicyMetrics, ValidationErrorType } from '../metrics.js';
 import type { ValidatingPolicyEvaluator } from './compile.js';
 import { validatePolicy, type PolicyDecision, type ValidateOptions, type ValidateResult } from './validator.js';
+import type { AdmissionCoverageObserver } from '../../coverage/recorder.js';
 
 export type ValidatingPolicyHook = PolicyHook<ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidatingPolicyEvaluator>;
 
@@ -41,6 +42,8 @@ export interface ValidatingDispatchDeps {
   logger?: Logger;
   /** the resource's converter (custom resources): a policy matched through another version sees objects in it */
   convert?: ObjectConverter;
+  /** the admission coverage recorder (--admission-coverage); undefined when coverage is off */
+  coverage?: AdmissionCoverageObserver;
 }
 
 interface DeniedDecision {
@@ -215,6 +218,7 @@ export async function dispatchValidatingPolicies(hooks: readonly ValidatingPolic
       }
 
       const actions: readonly ValidationAction[] = binding.spec?.validationActions ?? [];
+      deps.coverage?.validatingPolicyEvaluated(hook.policy, bindingName, attrs, definition.resource, hook.evaluator, results, actions);
       for (const result of results) {
         result.decisions.forEach((decision, i) => {
           if (decision.action === 'admit') {
