@@ -15,7 +15,8 @@ import { colourStats, decodePng, pixelAt } from './png.js';
 import { configMap, configuration, registerWebhook } from './support.js';
 
 const run = promisify(execFile);
-const chromiumBin = '/usr/bin/chromium';
+// KAH_CHROMIUM names another Chromium binary; .ci/run installs Debian's chromium when neither is present.
+const chromiumBin = process.env.KAH_CHROMIUM ?? '/usr/bin/chromium';
 const cli = path.resolve('dist/harness/cli.js');
 
 let dir: string;
