@@ -210,7 +210,8 @@ export function compileRegex(pattern: string): RE2JS | CelError {
     try {
       r = RE2JS.compile(pattern);
     } catch (e) {
-      r = new CelError(`error parsing regexp: ${(e as Error).message}`);
+      // RE2JS words its syntax errors as Go's regexp does ("error parsing regexp: …"), which cel-go returns as is
+      r = new CelError((e as Error).message);
     }
     if (regexCache.size > 1000) regexCache.clear();
     regexCache.set(pattern, r);
