@@ -115,3 +115,24 @@ describe('runtime cost', () => {
     expect(d.ok && d.program.estimateCost()).toEqual({ min: 20, max: 26 });
   });
 });
+
+// cel-go common/types: Timestamp.IsZeroValue is Go's time.Time.IsZero (0001-01-01T00:00:00Z, not the Unix epoch),
+// Duration.IsZeroValue is a zero duration; optional.ofNonZeroValue (cel/library.go) keeps every other value.
+describe('optional.ofNonZeroValue', () => {
+  it.each<[string, boolean]>([
+    ["optional.ofNonZeroValue(timestamp('0001-01-01T00:00:00Z')).hasValue()", false],
+    ['optional.ofNonZeroValue(timestamp(0)).hasValue()', true],
+    ["optional.ofNonZeroValue(timestamp('1970-01-01T00:00:00Z')).hasValue()", true],
+    ["optional.ofNonZeroValue(duration('0s')).hasValue()", false],
+    ["optional.ofNonZeroValue(duration('-1ns')).hasValue()", true],
+    ['optional.ofNonZeroValue(0u).hasValue()', false],
+    ['optional.ofNonZeroValue(0.0).hasValue()', false],
+    ["optional.ofNonZeroValue(b'').hasValue()", false],
+    ['optional.ofNonZeroValue(null).hasValue()', false],
+    ['optional.ofNonZeroValue(optional.none()).hasValue()', true],
+    ['optional.ofNonZeroValue(int).hasValue()', true],
+    ["optional.ofNonZeroValue(obj.spec.tags.filter(t, t == 'z')).hasValue()", false],
+  ])('%s is %s', (expr, want) => {
+    expect(value(expr)).toBe(want);
+  });
+});
