@@ -293,7 +293,7 @@ class AdmissionCelEnvironment implements CelEnvironment {
     const compiled = this.engineFor(opts).compile(expression, { variables, objectTypes });
     if (!compiled.ok) {
       // kube's CompileCELExpression: checker and validator issues, then env.Program failures
-      if (compiled.stage === 'program') return { ok: false, error: `program instantiation failed: ${compiled.message}` };
+      if (compiled.stage === 'program') return { ok: false, error: `program instantiation failed: ${compiled.message}`, internal: true };
       return { ok: false, error: `compilation failed: ${compiled.message}` };
     }
     const t = compiled.program.type;
