@@ -459,7 +459,8 @@ class Parser {
       return undefined;
     }
     // cel.bind(var, init, expr): a comprehension over nothing whose accumulator is the bound variable
-    if (fn === 'bind' && args.length === 3 && target.kind === 'ident' && target.name === 'cel') {
+    // only where the bindings extension is enabled (cel-go ext.Bindings; kube 1.36's base environment has none)
+    if (fn === 'bind' && args.length === 3 && target.kind === 'ident' && target.name === 'cel' && this.libraryMacros.has('cel.bind')) {
       const v = this.simpleName(args[0]!, 'cel.bind() variable name must be a simple identifier');
       return this.comprehension(offset, {
         iterVar: '#unused',

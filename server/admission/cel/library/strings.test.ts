@@ -25,6 +25,8 @@ const trueExpressions = [
   `'tacocat'.lastIndexOf('') == 7`,
   `'tacocat'.lastIndexOf('at') == 5`,
   `'tacocat'.lastIndexOf('none') == -1`,
+  // cel-spec string_ext last_index_of/empty_string: a substring longer than the string is absent, not an error
+  `''.lastIndexOf('@@') == -1`,
   `'tacocat'.lastIndexOf('', 3) == 3`,
   `'tacocat'.lastIndexOf('a', 3) == 1`,
   `'ta©o©αT'.lastIndexOf('©') == 4`,
