@@ -136,3 +136,28 @@ describe('optional.ofNonZeroValue', () => {
     expect(value(expr)).toBe(want);
   });
 });
+
+// cel-go interpreter/attributes.go refQualify: field selection and indexing as attribute qualifiers. A list takes no
+// string index (types.IndexOrError); a value that is neither map nor list has no such key, and a presence test or an
+// optional selection of it is simply absent (kube does not enable EnableErrorOnBadPresenceTest).
+describe('qualifying values without fields', () => {
+  it.each<[string, CelValue | string]>([
+    ['dyn(null).foo', 'no such key: foo'],
+    ['dyn(1).foo', 'no such key: foo'],
+    ["dyn('s').foo", 'no such key: foo'],
+    ['dyn([1]).foo', "unsupported index type 'string' in list"],
+    ['has(dyn([1]).foo)', "unsupported index type 'string' in list"],
+    ['dyn(null)[0]', 'no such key: 0'],
+    ["dyn(null)['foo']", 'no such key: foo'],
+    ['dyn(true)[1.5]', 'no such key: 1.5'],
+    ['has(dyn(null).foo)', false],
+    ['has(dyn(1).foo)', false],
+    ['dyn(null).?foo.hasValue()', false],
+    ["dyn(null)[?'foo'].hasValue()", false],
+    ['optional.of(dyn(null)).foo', 'no such key: foo'],
+  ])('%s', (expr, want) => {
+    const v = value(expr);
+    if (typeof want === 'string') expect(v instanceof CelError ? v.message : v).toBe(want);
+    else expect(v).toBe(want);
+  });
+});
