@@ -2,6 +2,7 @@
 // budget and JSON in/out.
 import { celLimits, type CompileOptions, type EvalContext, type EvalResult } from '../../server/admission/cel/environment.js';
 import { createCelEnvironment } from '../../server/admission/cel/index.js';
+import { kubernetesCelEnvironment } from '../../server/admission/cel/kubernetes.js';
 
 const env = createCelEnvironment();
 const opts = (o: Partial<CompileOptions> = {}): CompileOptions => ({ kind: 'bool', hasParams: false, hasAuthorizer: false, variableNames: [], ...o });
@@ -131,5 +132,61 @@ describe('admission CEL environment', () => {
 
   it('gives a static cost estimate for write-time checks', () => {
     expect(compile('object.spec.replicas > 1').estimatedCost).toBe(4);
+  });
+});
+
+// kube's admission compiler over the 1.36 base environment (kubernetesCelEnvironment): what the validators, the
+// library set and the runtime give for policy expressions, with kube's texts.
+describe('Kubernetes 1.36 CEL environment for admission', () => {
+  const kenv = kubernetesCelEnvironment();
+  const kcompile = (expr: string, o: Partial<CompileOptions> = {}) => kenv.compile(expr, opts(o));
+  const keval = (expr: string, c: Partial<EvalContext> = {}, o: Partial<CompileOptions> = {}) => {
+    const r = kcompile(expr, o);
+    if (!r.ok) throw new Error(r.error);
+    return r.program.evaluate(ctx(c), { remaining: 1e6 });
+  };
+
+  it('rejects heterogeneous list and map literals with the checker text (cel.HomogeneousAggregateLiterals)', () => {
+    expect(kcompile("object.metadata.name in ['web', 1]")).toEqual({
+      ok: false,
+      error: "compilation failed: ERROR: <input>:1:33: expected type 'string' but found 'int'\n | object.metadata.name in ['web', 1]\n | ................................^",
+    });
+    expect(kcompile("object.metadata.name in ['web', 'api']").ok).toBe(true);
+  });
+
+  it('validates constant matches patterns at compile time and constant find patterns at program creation', () => {
+    expect(kcompile("object.metadata.name.matches('[a-z')")).toEqual({
+      ok: false,
+      error: "compilation failed: ERROR: <input>:1:30: invalid matches argument\n | object.metadata.name.matches('[a-z')\n | .............................^",
+    });
+    expect(kcompile("object.metadata.name.find('(web') != ''")).toEqual({
+      ok: false,
+      error: 'program instantiation failed: error parsing regexp: missing closing ): `(web`',
+      internal: true,
+    });
+    expect(kcompile("duration('1d') > duration('1h')")).toMatchObject({ ok: false, error: expect.stringContaining('invalid duration argument') });
+  });
+
+  it('offers the lists extension at version 3 and neither the math nor the encoders extension', () => {
+    expect(keval("object.metadata.name.split('').sortBy(c, c).distinct().reverse().slice(0, 2) == ['w', 'e']")).toEqual({ ok: true, value: true });
+    expect(keval('lists.range(3) == [0, 1, 2] && [[1], [2]].flatten() == [1, 2] && [3, 1, 2].sort() == [1, 2, 3]')).toEqual({ ok: true, value: true });
+    expect(kcompile('math.greatest(1, 2) == 2')).toMatchObject({ ok: false, error: expect.stringContaining("undeclared reference to 'math' (in container '')") });
+    expect(kcompile("base64.encode(b'a') == 'YQ=='")).toMatchObject({ ok: false, error: expect.stringContaining("undeclared reference to 'base64' (in container '')") });
+    expect(kcompile("'abc'.reverse() == 'cba'")).toMatchObject({ ok: false, error: expect.stringContaining("found no matching overload for 'reverse' applied to 'string.()'") });
+  });
+
+  // kube condition_test.go "test deny paramKind without paramRef" / "test allow paramKind without paramRef": a policy
+  // with a paramKind whose binding has no paramRef evaluates with params = null. cel-go's refQualify makes a field of
+  // null a missing key, and has() of it false rather than an error.
+  it('treats a null params as kube does: params == null, no such key on selection, has() false', () => {
+    const p = { hasParams: true };
+    expect(keval('params != null', { params: null }, p)).toEqual({ ok: true, value: false });
+    expect(keval('params == null', { params: null }, p)).toEqual({ ok: true, value: true });
+    expect(keval('params.maxReplicas > 1', { params: null }, p)).toEqual({ ok: false, kind: 'runtime', error: 'no such key: maxReplicas' });
+    expect(keval("params['maxReplicas'] > 1", { params: null }, p)).toEqual({ ok: false, kind: 'runtime', error: 'no such key: maxReplicas' });
+    expect(keval('has(params.maxReplicas)', { params: null }, p)).toEqual({ ok: true, value: false });
+    expect(keval('!has(params.spec) || params.spec.max > 1', { params: null }, p)).toEqual({ ok: true, value: true });
+    expect(keval('params.?maxReplicas.orValue(3) == 3', { params: null }, p)).toEqual({ ok: true, value: true });
+    expect(keval('has(params.spec.max)', { params: null }, p)).toEqual({ ok: false, kind: 'runtime', error: 'no such key: spec' });
   });
 });

@@ -38,8 +38,12 @@ export interface CompileOptions {
 
 export type CompileResult =
   | { ok: true; program: CompiledExpression; warnings: string[] }
-  /** error reads as kube-apiserver prints it: "compilation failed: ERROR: <input>:1:5: …" */
-  | { ok: false; error: string };
+  /**
+   * error reads as kube-apiserver prints it: "compilation failed: ERROR: <input>:1:5: …". `internal` marks kube's
+   * ErrorTypeInternal ("program instantiation failed: …"), which write validation reports as an InternalError field
+   * error rather than Invalid (convertCELErrorToValidationError).
+   */
+  | { ok: false; error: string; internal?: true };
 
 /** What an `authorizer` check asks (authorizer.group(g).resource(r).namespace(n).name(x).check(verb)). */
 export interface AuthorizerCheck {

@@ -17,6 +17,7 @@ import { celLimits } from './environment.js';
 import { CelEngineEnv, type CompiledProgram } from './engine/env.js';
 import type { LibraryRegistration, LibraryVariable, ObjectTypeDecl } from './engine/functions.js';
 import { EvaluationAborted, type Activation } from './engine/interpreter.js';
+import type { AstValidatorName } from './engine/validators.js';
 import { T, formatType, typeEquals, type CelType } from './engine/types.js';
 import { CelError, CelHostValue, CelMap, ObjectValue, fromJSON, toJSON, type CelResult, type CelValue } from './engine/values.js';
 
@@ -225,10 +226,10 @@ class AdmissionCelEnvironment implements CelEnvironment {
   private readonly cache = new Map<string, CompileResult>();
   private readonly libraryVariables: readonly LibraryVariable[];
 
-  constructor(libraries: readonly LibraryRegistration[], mutationLibraries: readonly LibraryRegistration[]) {
+  constructor(libraries: readonly LibraryRegistration[], mutationLibraries: readonly LibraryRegistration[], validators: readonly AstValidatorName[]) {
     const base: LibraryRegistration[] = [{ name: 'kubernetes.admission', types: [{ name: AUTHORIZER_TYPE }], objectTypes: REQUEST_TYPES }, ...libraries];
-    this.engine = new CelEngineEnv({ libraries: base });
-    this.mutationEngine = mutationLibraries.length > 0 ? new CelEngineEnv({ libraries: [...base, ...mutationLibraries] }) : this.engine;
+    this.engine = new CelEngineEnv({ libraries: base, validators });
+    this.mutationEngine = mutationLibraries.length > 0 ? new CelEngineEnv({ libraries: [...base, ...mutationLibraries], validators }) : this.engine;
     this.libraryVariables = this.engine.registry.variables;
   }
 
@@ -290,7 +291,11 @@ class AdmissionCelEnvironment implements CelEnvironment {
   private compileUncached(expression: string, opts: CompileOptions): CompileResult {
     const { variables, objectTypes, libVars } = this.declarations(opts);
     const compiled = this.engineFor(opts).compile(expression, { variables, objectTypes });
-    if (!compiled.ok) return { ok: false, error: `compilation failed: ${compiled.message}` };
+    if (!compiled.ok) {
+      // kube's CompileCELExpression: checker and validator issues, then env.Program failures
+      if (compiled.stage === 'program') return { ok: false, error: `program instantiation failed: ${compiled.message}`, internal: true };
+      return { ok: false, error: `compilation failed: ${compiled.message}` };
+    }
     const t = compiled.program.type;
     if (!resultTypeAccepted(opts.kind, t)) {
       return { ok: false, error: `must evaluate to ${opts.kind}` };
@@ -308,6 +313,8 @@ class AdmissionCelEnvironment implements CelEnvironment {
  * `mutationLibraries` are declared for MutatingAdmissionPolicy mutation expressions only (kube's hasPatchTypes
  * environment adds library.JSONPatch there and nowhere else).
  */
-export function createCelEnvironment(opts: { libraries?: LibraryRegistration[]; mutationLibraries?: LibraryRegistration[] } = {}): CelEnvironment {
-  return new AdmissionCelEnvironment(opts.libraries ?? [], opts.mutationLibraries ?? []);
+export function createCelEnvironment(
+  opts: { libraries?: LibraryRegistration[]; mutationLibraries?: LibraryRegistration[]; validators?: readonly AstValidatorName[] } = {},
+): CelEnvironment {
+  return new AdmissionCelEnvironment(opts.libraries ?? [], opts.mutationLibraries ?? [], opts.validators ?? []);
 }

@@ -104,7 +104,9 @@ function compileAt(ctx: PolicyCompileContext, path: FieldPath, shown: string, ex
     variableNames: opts.variableNames ?? ctx.variableNames,
     ...(opts.mutation ? { mutation: opts.mutation } : {}),
   });
-  return result.ok ? [] : [fieldErrors.invalid(path, shown, result.error)];
+  if (result.ok) return [];
+  // kube's convertCELErrorToValidationError: ErrorTypeInternal becomes field.InternalError
+  return [result.internal ? fieldErrors.internal(path, result.error) : fieldErrors.invalid(path, shown, result.error)];
 }
 
 const boolKind: ExpressionKind = 'bool';

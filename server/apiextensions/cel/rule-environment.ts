@@ -4,13 +4,14 @@
 import { CelEngineEnv, type CompiledProgram } from '../../admission/cel/engine/env.js';
 import { T, type CelType } from '../../admission/cel/engine/types.js';
 import { kubernetesLibraries } from '../../admission/cel/library/index.js';
+import { KUBERNETES_VALIDATORS } from '../../admission/cel/engine/validators.js';
 
 export const SELF = 'self';
 export const OLD_SELF = 'oldSelf';
 
 let shared: CelEngineEnv | undefined;
 function engine(): CelEngineEnv {
-  shared ??= new CelEngineEnv({ libraries: kubernetesLibraries });
+  shared ??= new CelEngineEnv({ libraries: kubernetesLibraries, validators: KUBERNETES_VALIDATORS });
   return shared;
 }
 
@@ -25,7 +26,8 @@ export function compileRuleExpression(expression: string, selfType: CelType, opt
     [OLD_SELF, opts.optionalOldSelf ? T.optional(selfType) : selfType],
   ]);
   const out = engine().compile(expression, { variables });
-  if (!out.ok) return { ok: false, issues: out.message };
+  // apiextensions' compileRule: "program instantiation failed: …" when env.Program fails (a constant bad regex)
+  if (!out.ok) return { ok: false, issues: out.stage === 'program' ? `program instantiation failed: ${out.message}` : out.message };
   const checked = out.program.program.checked;
   // kube: a rule whose checked references include oldSelf is a transition rule
   const usesOldSelf = checked ? [...checked.varRefs.values()].includes(OLD_SELF) : /\boldSelf\b/.test(expression);

@@ -1,8 +1,10 @@
 // Type-checker messages and result types, as cel-go reports them.
+import { bindingsLibrary } from '../library/ext-bindings.js';
 import { CelEngineEnv } from './env.js';
 import { T, formatType, type CelType } from './types.js';
 
-const env = new CelEngineEnv();
+// cel-go's test environments include the bindings extension (cel.bind)
+const env = new CelEngineEnv({ libraries: [bindingsLibrary] });
 const vars = new Map<string, CelType>([
   ['obj', T.dyn],
   ['n', T.int],

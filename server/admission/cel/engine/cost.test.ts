@@ -1,11 +1,13 @@
 // The static estimator's size sources, in cel-go's order (checker/cost.go): sizes the expression computes, the
 // embedder's per-path hook (kube sizes `self.spec.items` from the schema), scalar types, and the unknown bound.
+import { bindingsLibrary } from '../library/ext-bindings.js';
 import { MAX_COST, type CostEstimatorOptions } from './cost.js';
 import { CelEngineEnv } from './env.js';
 import type { SizeEstimate } from './functions.js';
 import { T, type CelType } from './types.js';
 
-const env = new CelEngineEnv();
+// cel-go's test environments include the bindings extension (cel.bind)
+const env = new CelEngineEnv({ libraries: [bindingsLibrary] });
 const vars = new Map<string, CelType>([
   ['self', T.map(T.string, T.list(T.string))],
   ['names', T.list(T.string)],

@@ -323,9 +323,10 @@ class Estimator {
 
   private callEstimate(e: Call, fn: string, id: string, target: Expr | undefined): { cost: CostEstimate; size?: SizeEstimate } {
     const args = e.args;
+    const argLiterals = args.map((a) => (a.kind === 'const' ? a.value : undefined));
     const input: CallEstimateInput = target
-      ? { receiver: this.sizeOrUnknown(target), args: args.map((a) => this.sizeOrUnknown(a)) }
-      : { args: args.map((a) => this.sizeOrUnknown(a)) };
+      ? { receiver: this.sizeOrUnknown(target), args: args.map((a) => this.sizeOrUnknown(a)), argLiterals }
+      : { args: args.map((a) => this.sizeOrUnknown(a)), argLiterals };
     for (const ce of this.program.registry.callEstimates) {
       const r = ce(fn, id, input);
       if (r) return r.resultSize ? { cost: r.cost, size: r.resultSize } : { cost: r.cost };

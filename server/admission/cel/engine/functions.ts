@@ -41,6 +41,8 @@ export interface CallEstimateInput {
   receiver?: SizeEstimate;
   /** sizes of the arguments (excluding the receiver) */
   args: readonly SizeEstimate[];
+  /** the arguments' values where they are literals (cel-go estimators read int literals: `slice(0, 2)`) */
+  argLiterals?: readonly (CelValue | undefined)[];
 }
 
 export interface CallEstimate {
@@ -118,6 +120,14 @@ export interface LibraryRegistration {
   callCost?: (fn: string, overloadId: string, args: readonly CelValue[], result: CelResult) => number | undefined;
   /** static counterpart of `callCost` */
   estimateCallCost?: (fn: string, overloadId: string, input: CallEstimateInput) => CallEstimate | undefined;
+  /** receiver macros the library adds to the parser (cel-go's cel.Macros), e.g. the lists extension's `sortBy` */
+  macros?: readonly string[];
+  /**
+   * Functions whose constant regex argument is compiled when the program is built (cel-go's
+   * interpreter.RegexOptimization): an invalid pattern fails program creation. `regexIndex` counts a member
+   * call's receiver as argument 0.
+   */
+  regexArguments?: readonly { function: string; regexIndex: number }[];
 }
 
 /** Does a runtime value belong to a declared type? Used for dispatch on dyn arguments. */
@@ -169,6 +179,8 @@ export class FunctionRegistry {
   readonly variables: LibraryVariable[] = [];
   readonly callCosts: NonNullable<LibraryRegistration['callCost']>[] = [];
   readonly callEstimates: NonNullable<LibraryRegistration['estimateCallCost']>[] = [];
+  readonly macros = new Set<string>();
+  readonly regexArguments: { function: string; regexIndex: number }[] = [];
 
   constructor(libraries: readonly LibraryRegistration[] = []) {
     for (const lib of libraries) this.add(lib);
@@ -187,6 +199,8 @@ export class FunctionRegistry {
     this.variables.push(...(lib.variables ?? []));
     if (lib.callCost) this.callCosts.push(lib.callCost);
     if (lib.estimateCallCost) this.callEstimates.push(lib.estimateCallCost);
+    for (const m of lib.macros ?? []) this.macros.add(m);
+    this.regexArguments.push(...(lib.regexArguments ?? []));
   }
 
   overloads(name: string): readonly OverloadDecl[] {
@@ -207,6 +221,8 @@ export class FunctionRegistry {
     r.variables.push(...this.variables);
     r.callCosts.push(...this.callCosts);
     r.callEstimates.push(...this.callEstimates);
+    for (const m of this.macros) r.macros.add(m);
+    r.regexArguments.push(...this.regexArguments);
     r.add(lib);
     return r;
   }

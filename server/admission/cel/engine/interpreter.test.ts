@@ -115,3 +115,49 @@ describe('runtime cost', () => {
     expect(d.ok && d.program.estimateCost()).toEqual({ min: 20, max: 26 });
   });
 });
+
+// cel-go common/types: Timestamp.IsZeroValue is Go's time.Time.IsZero (0001-01-01T00:00:00Z, not the Unix epoch),
+// Duration.IsZeroValue is a zero duration; optional.ofNonZeroValue (cel/library.go) keeps every other value.
+describe('optional.ofNonZeroValue', () => {
+  it.each<[string, boolean]>([
+    ["optional.ofNonZeroValue(timestamp('0001-01-01T00:00:00Z')).hasValue()", false],
+    ['optional.ofNonZeroValue(timestamp(0)).hasValue()', true],
+    ["optional.ofNonZeroValue(timestamp('1970-01-01T00:00:00Z')).hasValue()", true],
+    ["optional.ofNonZeroValue(duration('0s')).hasValue()", false],
+    ["optional.ofNonZeroValue(duration('-1ns')).hasValue()", true],
+    ['optional.ofNonZeroValue(0u).hasValue()', false],
+    ['optional.ofNonZeroValue(0.0).hasValue()', false],
+    ["optional.ofNonZeroValue(b'').hasValue()", false],
+    ['optional.ofNonZeroValue(null).hasValue()', false],
+    ['optional.ofNonZeroValue(optional.none()).hasValue()', true],
+    ['optional.ofNonZeroValue(int).hasValue()', true],
+    ["optional.ofNonZeroValue(obj.spec.tags.filter(t, t == 'z')).hasValue()", false],
+  ])('%s is %s', (expr, want) => {
+    expect(value(expr)).toBe(want);
+  });
+});
+
+// cel-go interpreter/attributes.go refQualify: field selection and indexing as attribute qualifiers. A list takes no
+// string index (types.IndexOrError); a value that is neither map nor list has no such key, and a presence test or an
+// optional selection of it is simply absent (kube does not enable EnableErrorOnBadPresenceTest).
+describe('qualifying values without fields', () => {
+  it.each<[string, CelValue | string]>([
+    ['dyn(null).foo', 'no such key: foo'],
+    ['dyn(1).foo', 'no such key: foo'],
+    ["dyn('s').foo", 'no such key: foo'],
+    ['dyn([1]).foo', "unsupported index type 'string' in list"],
+    ['has(dyn([1]).foo)', "unsupported index type 'string' in list"],
+    ['dyn(null)[0]', 'no such key: 0'],
+    ["dyn(null)['foo']", 'no such key: foo'],
+    ['dyn(true)[1.5]', 'no such key: 1.5'],
+    ['has(dyn(null).foo)', false],
+    ['has(dyn(1).foo)', false],
+    ['dyn(null).?foo.hasValue()', false],
+    ["dyn(null)[?'foo'].hasValue()", false],
+    ['optional.of(dyn(null)).foo', 'no such key: foo'],
+  ])('%s', (expr, want) => {
+    const v = value(expr);
+    if (typeof want === 'string') expect(v instanceof CelError ? v.message : v).toBe(want);
+    else expect(v).toBe(want);
+  });
+});

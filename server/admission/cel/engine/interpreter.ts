@@ -7,10 +7,12 @@ import type { Expr } from './ast.js';
 import type { CheckedExpr } from './checker.js';
 import { typeNameCandidates } from './checker.js';
 import { valueHasType, type FunctionRegistry, type OverloadDecl } from './functions.js';
-import { NON_STRICT_FUNCTIONS, codePointLength, noSuchOverload } from './stdlib.js';
+import { NON_STRICT_FUNCTIONS, codePointLength, formatDouble, noSuchOverload } from './stdlib.js';
 import type { ParsedExpr } from './ast.js';
 import {
   CelError,
+  CelOpaque,
+  CelUint,
   CelMap,
   CelOptional,
   CelTypeValue,
@@ -351,7 +353,10 @@ class Evaluator {
       return operand.fields.has(field);
     }
     if (operand instanceof CelOptional) return operand.hasValue() ? this.presence(operand.value, field) : false;
-    return new CelError(`invalid type for field selection.`);
+    // cel-go refQualify under a presence test: a list cannot take a string index; any other value (null `params`
+    // of a policy without a binding's paramRef, a number, a string) simply lacks the field
+    if (Array.isArray(operand)) return unsupportedListIndex('string');
+    return false;
   }
 
   private field(operand: CelValue, field: string): CelResult {
@@ -365,14 +370,15 @@ class Evaluator {
     }
     if (operand instanceof CelOptional) {
       if (!operand.hasValue()) return CelOptional.none;
-      const r = this.optionalField(operand.value, field);
+      // selecting on an optional's value is no presence test: a value without the field is an error
+      const r = this.optionalField(operand.value, field, false);
       return r;
     }
-    return new CelError(`type '${typeNameOf(operand)}' does not support field selection`);
+    return missingField(operand, field);
   }
 
-  private optionalField(operand: CelValue, field: string): CelResult {
-    if (operand instanceof CelOptional) return operand.hasValue() ? this.optionalField(operand.value, field) : CelOptional.none;
+  private optionalField(operand: CelValue, field: string, presenceTest = true): CelResult {
+    if (operand instanceof CelOptional) return operand.hasValue() ? this.optionalField(operand.value, field, presenceTest) : CelOptional.none;
     if (operand instanceof CelMap) {
       const v = operand.get(field);
       return v === undefined ? CelOptional.none : CelOptional.of(v);
@@ -382,7 +388,9 @@ class Evaluator {
       if (v instanceof CelError) return v;
       return v === undefined ? CelOptional.none : CelOptional.of(v);
     }
-    return new CelError(`type '${typeNameOf(operand)}' does not support field selection`);
+    // `x.?f` is a presence test: only a list fails, with its index error
+    if (!presenceTest || Array.isArray(operand)) return missingField(operand, field);
+    return CelOptional.none;
   }
 
   private evalCall(e: Extract<Expr, { kind: 'call' }>): CelResult {
@@ -461,6 +469,13 @@ class Evaluator {
     if (firstError) return firstError;
     const overload = this.dispatch(e.id, name, !!target, args);
     if (!overload) {
+      // cel-go plans `_[_]` as an attribute qualifier (planCallIndex), so indexing a value that is neither a list
+      // nor a map reads as refQualify's missing key, and an optional index as absent
+      if ((name === '_[_]' || name === '_[?_]') && args.length === 2 && !Array.isArray(args[0]) && !(args[0] instanceof CelMap)) {
+        if (!(args[0] instanceof CelOptional) && !(args[0] instanceof CelOpaque) && !(args[0] instanceof ObjectValue)) {
+          return name === '_[_]' ? new CelError(`no such key: ${formatQualifier(args[1]!)}`) : CelOptional.none;
+        }
+      }
       if (!this.program.registry.hasFunction(name)) {
         return new CelError(`undeclared reference to '${name}' (in container '${this.opts.container ?? ''}')`);
       }
@@ -545,3 +560,23 @@ class Evaluator {
   }
 }
 
+
+/** types.IndexOrError for an index of a kind lists do not take. */
+const unsupportedListIndex = (type: string): CelError => new CelError(`unsupported index type '${type}' in list`);
+
+/** Go's %v of a CEL key value, as resolutionError prints "no such key: %v". */
+function formatQualifier(v: CelValue): string {
+  if (v instanceof CelUint) return v.value.toString();
+  if (typeof v === 'number') return formatDouble(v);
+  if (v === null) return 'NULL_VALUE';
+  return String(v);
+}
+
+/**
+ * cel-go refQualify for a field selection outside a presence test: a list takes no string index; any other value
+ * without fields (a null `params`, a number) reports the field as a missing key, as kube shows it.
+ */
+function missingField(operand: CelValue, field: string): CelError {
+  if (Array.isArray(operand)) return unsupportedListIndex('string');
+  return new CelError(`no such key: ${field}`);
+}

@@ -40,17 +40,21 @@ class Abort extends Error {}
 export interface ParseOptions {
   /** cel-go's default expression size limit is code points; kube leaves it unlimited */
   maxRecursionDepth?: number;
+  /** receiver macros of the environment's libraries beyond the standard ones (`sortBy` of the lists extension) */
+  macros?: ReadonlySet<string>;
 }
 
 export type ParseResult = { ok: true; parsed: ParsedExpr } | { ok: false; source: Source; issues: Issue[] };
 
 export function parse(text: string, opts: ParseOptions = {}): ParseResult {
   const source = new Source(text);
-  const p = new Parser(source, opts.maxRecursionDepth ?? MAX_DEPTH);
+  const p = new Parser(source, opts.maxRecursionDepth ?? MAX_DEPTH, opts.macros ?? NO_MACROS);
   const expr = p.run();
   if (p.issues.length || !expr) return { ok: false, source, issues: p.issues };
   return { ok: true, parsed: { expr, source, positions: p.positions, maxId: p.nextId - 1 } };
 }
+
+const NO_MACROS: ReadonlySet<string> = new Set();
 
 class Parser {
   readonly issues: Issue[] = [];
@@ -63,6 +67,7 @@ class Parser {
   constructor(
     private readonly source: Source,
     private readonly maxDepth: number,
+    private readonly libraryMacros: ReadonlySet<string>,
   ) {
     const { tokens, errors } = tokenize(source.chars);
     this.tokens = tokens;
@@ -454,7 +459,8 @@ class Parser {
       return undefined;
     }
     // cel.bind(var, init, expr): a comprehension over nothing whose accumulator is the bound variable
-    if (fn === 'bind' && args.length === 3 && target.kind === 'ident' && target.name === 'cel') {
+    // only where the bindings extension is enabled (cel-go ext.Bindings; kube 1.36's base environment has none)
+    if (fn === 'bind' && args.length === 3 && target.kind === 'ident' && target.name === 'cel' && this.libraryMacros.has('cel.bind')) {
       const v = this.simpleName(args[0]!, 'cel.bind() variable name must be a simple identifier');
       return this.comprehension(offset, {
         iterVar: '#unused',
@@ -491,6 +497,9 @@ class Parser {
         if (n === 3) return this.transformMap(offset, fn, target, args[0]!, args[1]!, undefined, args[2]!);
         if (n === 4) return this.transformMap(offset, fn, target, args[0]!, args[1]!, args[2]!, args[3]!);
         return undefined;
+      case 'sortBy':
+        if (n !== 2 || !this.libraryMacros.has('sortBy')) return undefined;
+        return this.sortByMacro(offset, target, args[0]!, args[1]!);
       case 'optMap':
       case 'optFlatMap': {
         if (n !== 2) return undefined;
@@ -512,6 +521,28 @@ class Parser {
       default:
         return undefined;
     }
+  }
+
+  /**
+   * cel-go ext/lists.go sortByMacro: binds the target to `@__sortBy_input__` and sorts it by the keys the map of
+   * the key expression computes: `@__sortBy_input__.@sortByAssociatedKeys(@__sortBy_input__.map(e, key))`.
+   */
+  private sortByMacro(offset: number, target: Expr, v: Expr, key: Expr): Expr | undefined {
+    if (!['list', 'select', 'ident', 'comprehension', 'call'].includes(target.kind)) {
+      this.error(this.positions.get(target.id) ?? offset, 'sortBy can only be applied to a list, identifier, comprehension, call or select expression');
+      return undefined;
+    }
+    const input = '@__sortBy_input__';
+    const keys = this.mapMacro(offset, this.ident(offset, input), v, undefined, undefined, key);
+    return this.comprehension(offset, {
+      iterVar: '#unused',
+      iterRange: { id: this.id(offset), kind: 'list', elems: [], optionalIndices: [] },
+      accuVar: input,
+      accuInit: target,
+      loopCondition: this.literal(offset, false),
+      loopStep: this.ident(offset, input),
+      result: this.call(offset, '@sortByAssociatedKeys', [keys], this.ident(offset, input)),
+    });
   }
 
   private simpleName(e: Expr, message: string): string {

@@ -12,6 +12,7 @@ import {
   CelTimestamp,
   CelTypeValue,
   CelUint,
+  ObjectValue,
   INT64_MAX,
   INT64_MIN,
   UINT64_MAX,
@@ -25,7 +26,7 @@ import {
   type CelResult,
   type CelValue,
 } from './values.js';
-import { calendarFields, checkedDuration, checkedTimestamp, parseDuration, parseTimestamp, type CalendarFields } from './time.js';
+import { MIN_TIMESTAMP_SECONDS, calendarFields, checkedDuration, checkedTimestamp, parseDuration, parseTimestamp, type CalendarFields } from './time.js';
 
 const A = T.param('A');
 const B = T.param('B');
@@ -210,7 +211,8 @@ export function compileRegex(pattern: string): RE2JS | CelError {
     try {
       r = RE2JS.compile(pattern);
     } catch (e) {
-      r = new CelError(`error parsing regexp: ${(e as Error).message}`);
+      // RE2JS words its syntax errors as Go's regexp does ("error parsing regexp: …"), which cel-go returns as is
+      r = new CelError((e as Error).message);
     }
     if (regexCache.size > 1000) regexCache.clear();
     regexCache.set(pattern, r);
@@ -371,13 +373,22 @@ function timeGetters(): OverloadDecl[] {
   return o;
 }
 
-/** Is a value its type's zero value (optional.ofNonZeroValue)? */
-function isZeroValue(v: CelValue): boolean {
+/** Go's zero time.Time, 0001-01-01T00:00:00Z, in nanoseconds since the Unix epoch. */
+const GO_ZERO_TIME_NANOS = MIN_TIMESTAMP_SECONDS * NANOS;
+
+/**
+ * traits.Zeroer's IsZeroValue (optional.ofNonZeroValue): a timestamp is zero when it is Go's zero time.Time
+ * (time.Time.IsZero), not the Unix epoch; a duration when it is 0; kube's mutation objects (dynamic.ObjectVal)
+ * when they set no field. Values without IsZeroValue (optionals, types, library values) are never zero.
+ */
+export function isZeroValue(v: CelValue): boolean {
   if (v === null || v === false || v === '' || v === 0n || v === 0) return true;
   if (v instanceof CelUint) return v.value === 0n;
   if (v instanceof Uint8Array || Array.isArray(v)) return v.length === 0;
   if (v instanceof CelMap) return v.size === 0;
-  if (v instanceof CelTimestamp || v instanceof CelDuration) return v.nanos === 0n;
+  if (v instanceof CelTimestamp) return v.nanos === GO_ZERO_TIME_NANOS;
+  if (v instanceof CelDuration) return v.nanos === 0n;
+  if (v instanceof ObjectValue) return !v.lazyField && v.fields.size === 0;
   return false;
 }
 

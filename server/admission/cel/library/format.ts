@@ -174,7 +174,7 @@ const overloads: OverloadDecl[] = [
 ];
 
 export const formatLibrary: LibraryRegistration = {
-  name: 'format',
+  name: 'kubernetes.format',
   types: [{ name: FORMAT_TYPE }],
   functions: overloads,
   callCost: equalityCost((v) => v instanceof FormatValue),

@@ -74,6 +74,11 @@ const S = T.string;
 
 export const regexLibrary: LibraryRegistration = {
   name: 'kubernetes.regex',
+  // FindRegexOptimization / FindAllRegexOptimization: a constant pattern is compiled when the program is built
+  regexArguments: [
+    { function: 'find', regexIndex: 1 },
+    { function: 'findAll', regexIndex: 1 },
+  ],
   functions: [
     { id: 'string_find_string', name: 'find', receiver: S, args: [S], result: S, impl: (s, p) => find(s as string, p as string), ...findCost },
     {

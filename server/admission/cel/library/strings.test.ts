@@ -1,4 +1,5 @@
 import { evalError, evalValue, evaluateExpression } from './library-test-env.js';
+import { evaluateInBaseEnvironment } from './library-test-env.js';
 import { formatScientificLocalized } from './go-text.js';
 
 // cel-go ext/strings_test.go (stringTests): each expression evaluates to true
@@ -24,6 +25,8 @@ const trueExpressions = [
   `'tacocat'.lastIndexOf('') == 7`,
   `'tacocat'.lastIndexOf('at') == 5`,
   `'tacocat'.lastIndexOf('none') == -1`,
+  // cel-spec string_ext last_index_of/empty_string: a substring longer than the string is absent, not an error
+  `''.lastIndexOf('@@') == -1`,
   `'tacocat'.lastIndexOf('', 3) == 3`,
   `'tacocat'.lastIndexOf('a', 3) == 1`,
   `'ta©o©αT'.lastIndexOf('©') == 4`,
@@ -183,6 +186,29 @@ describe('string.format', () => {
   it('formats scientific notation of exact values with half-even rounding', () => {
     expect(sci(0)).toBe('0.000000\u202f×\u202f10⁰⁰');
     expect(sci(-1e100)).toBe('-1.000000\u202f×\u202f10¹⁰⁰');
+  });
+
+  // cel-go ext/formatting.go (strings version < 4) prints %e through golang.org/x/text/message for en_US, passing
+  // the clause's precision as a width ("%<prec>e"): six fraction digits always, left-padded to the width in runes
+  // (x/text's Formatter.Render pads NaN and ∞ too, so the default width 6 shows on them)
+  it('prints %e as x/text does: ∞ and NaN, the precision taken as a width', () => {
+    expect(evalValue(`"%e".format([double("NaN")])`)).toBe('   NaN');
+    expect(evalValue(`"%e".format(["Infinity"])`)).toBe('     ∞');
+    expect(evalValue(`"%e".format([double("-Infinity")])`)).toBe('    -∞');
+    expect(evalValue(`"%.1e".format([double("NaN")])`)).toBe('NaN');
+    expect(evalValue(`"%.20e".format([2.71828])`)).toBe('     2.718280\u202f×\u202f10⁰⁰');
+    expect(evalValue(`"%.0e".format([2.71828])`)).toBe('2.718280\u202f×\u202f10⁰⁰');
+    expect(evalValue(`"%e".format([-0.0])`)).toBe('0.000000\u202f×\u202f10⁰⁰');
+    expect(evalValue(`"%e".format([9.9999999])`)).toBe('1.000000\u202f×\u202f10⁰¹');
+  });
+
+  // kube's base environment validates homogeneous literals (cel.HomogeneousAggregateLiterals): format's argument
+  // list is not exempt, so mixed arguments need dyn() there
+  it('rejects a format argument list of mixed types in the base environment', () => {
+    expect(evaluateInBaseEnvironment(`"%s is %d".format(["a", 1])`).compileError).toBe(
+      `ERROR: <input>:1:25: expected type 'string' but found 'int'\n | "%s is %d".format(["a", 1])\n | ........................^`,
+    );
+    expect(evaluateInBaseEnvironment(`"%s is %d".format([dyn("a"), dyn(1)])`).value).toBe('a is 1');
   });
 
   it('prints timestamps in RFC 3339 with trailing zeros trimmed', () => {

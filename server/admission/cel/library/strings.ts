@@ -49,6 +49,8 @@ export function lastIndexOf(s: string, sub: string, offset?: bigint): CelResult 
   const r = runes(s);
   if (offset === undefined) {
     if (sub === '') return BigInt(r.length);
+    // cel-go's lastIndexOf compares Go byte lengths first: a longer substring is simply not there
+    if (Buffer.byteLength(s, 'utf8') < Buffer.byteLength(sub, 'utf8')) return -1n;
     offset = BigInt(r.length - 1);
   }
   if (sub === '') return offset;

@@ -73,7 +73,7 @@ const overloads: OverloadDecl[] = [
 ];
 
 export const urlsLibrary: LibraryRegistration = {
-  name: 'k8s.urls',
+  name: 'kubernetes.urls',
   types: [{ name: URL_TYPE }],
   functions: overloads,
   callCost: equalityCost((v) => v instanceof URLValue),
