@@ -78,6 +78,8 @@ export interface ServerOptions {
   verbosity: number;
   /** write an admin kubeconfig here once serving */
   writeKubeconfig?: string;
+  /** --external-hostname: the host of the URL in that kubeconfig (and a name the generated serving cert covers) */
+  externalHostname?: string;
   /** --help was given: print usage() and exit 0; nothing else is validated */
   help: boolean;
 }
@@ -110,6 +112,7 @@ interface RawOptions {
   auditLogPath: string;
   verbosity: number;
   writeKubeconfig: string;
+  externalHostname: string;
   help: boolean;
 }
 
@@ -142,6 +145,7 @@ function defaults(): RawOptions {
     auditLogPath: '',
     verbosity: 0,
     writeKubeconfig: '',
+    externalHostname: '',
     help: false,
   };
 }
@@ -389,6 +393,9 @@ function buildFlagSet(o: RawOptions, warnings: string[]): FlagSet {
       return undefined;
     },
   });
+  // kube-apiserver's text (k8s.io/apiserver/pkg/server/options/server_run_options.go); here the externalized URL
+  // is the server of the --write-kubeconfig kubeconfig, e.g. https://apiserver:6443 for other compose services.
+  str('external-hostname', 'The hostname to use when generating externalized URLs for this master (e.g. Swagger API Docs or OpenID Discovery). Here: the server of the --write-kubeconfig kubeconfig, https://<external-hostname>:<secure-port>.', 'externalHostname');
   str('write-kubeconfig', 'Write an admin kubeconfig (client certificate of kubernetes-admin, system:masters) to this path once serving. Not a kube-apiserver flag.', 'writeKubeconfig');
   fs.define({
     name: 'help',
@@ -481,7 +488,7 @@ function freeze(o: RawOptions): ServerOptions {
   assign(options.authorization, { policyFile: opt(o.authorizationPolicyFile) });
   assign(options.admission, { configFile: opt(o.admissionControlConfigFile) });
   assign(options.audit, { logPath: opt(o.auditLogPath) });
-  assign(options, { writeKubeconfig: opt(o.writeKubeconfig) });
+  assign(options, { writeKubeconfig: opt(o.writeKubeconfig), externalHostname: opt(o.externalHostname) });
   return deepFreeze(options);
 }
 
