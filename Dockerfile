@@ -17,10 +17,12 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
-# The cert dir exists in the image, owned by node, so a fresh named volume mounted there is writable by node.
-RUN mkdir -p /var/lib/kah/certs /etc/kah/admission && chown -R node:node /var/lib/kah
+# The cert and kubeconfig dirs exist in the image, owned by node, so fresh named volumes mounted there (compose's
+# certs and kubeconfig) are writable by node.
+RUN mkdir -p /var/lib/kah/certs /var/run/kah /etc/kah/admission && chown -R node:node /var/lib/kah /var/run/kah
 USER node
 EXPOSE 6443
 ENTRYPOINT ["node", "dist/harness/cli.js", "serve"]
-# Default flags; `docker run IMAGE <flags>` (or compose `command:`) replaces all of them.
-CMD ["--bind-address=0.0.0.0", "--secure-port=6443", "--cert-dir=/var/lib/kah/certs", "--write-kubeconfig=/var/lib/kah/certs/admin.kubeconfig"]
+# Default flags; `docker run IMAGE <flags>` (or compose `command:`) replaces all of them. Anonymous requests get
+# 401: the admin kubeconfig (client certificate) is in the container, `docker cp CONTAINER:/var/run/kah/kubeconfig .`
+CMD ["--bind-address=0.0.0.0", "--secure-port=6443", "--anonymous-auth=false", "--cert-dir=/var/lib/kah/certs", "--write-kubeconfig=/var/run/kah/kubeconfig"]

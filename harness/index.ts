@@ -72,7 +72,11 @@ export type {
 } from './conversion-webhook-server.js';
 
 export { useApiServer, useWebhookServer } from './jest.js';
-export type { ApiServerEnv, UseWebhookServerOptions, WebhookEnv } from './jest.js';
+export type { ApiServerEnv, JestStyleHooks, NodeTestHooks, TestHooks, UseWebhookServerOptions, WebhookEnv } from './jest.js';
+
+// The client-node this package is built and tested with (a 1.x: 2.x needs Node 22), so that a test gets a working
+// client without installing a second, possibly incompatible copy: `env.client(k8s.CoreV1Api)`.
+export * as k8s from '@kubernetes/client-node';
 
 export { cleanupAll, trackedResources } from './cleanup.js';
 export { freePort } from './ports.js';

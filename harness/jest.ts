@@ -1,5 +1,7 @@
-// Jest glue: `const env = useApiServer({...})` at the top of a suite starts the server in beforeAll and stops it in
-// afterAll, which jest runs whether the tests passed or failed; the getters read the running handle.
+// Test-framework glue: `const env = useApiServer({...})` at the top of a suite starts the server in beforeAll and
+// stops it in afterAll, which the framework runs whether the tests passed or failed; the getters read the running
+// handle. Jest's (and vitest's, with `globals: true`) hooks are found as globals; vitest without globals and node's
+// own runner (node:test) pass theirs as the last argument.
 import type { ApiConstructor, ApiType, KubeConfig } from '@kubernetes/client-node';
 import { startApiServer, type ApiServerHandle, type ApiServerOptions } from './apiserver-process.js';
 import { startWebhookServer, type WebhookServer, type WebhookServerOptions } from './webhook-server.js';
@@ -9,7 +11,7 @@ export interface ApiServerEnv {
   readonly server: ApiServerHandle;
   /** The admin KubeConfig of the running server. */
   readonly kubeConfig: KubeConfig;
-  /** `env.client(CoreV1Api)` */
+  /** `env.client(k8s.CoreV1Api)`, with `k8s` from this package: a client of the running server as its admin. */
   client<T extends ApiType>(api: ApiConstructor<T>): T;
 }
 
@@ -24,31 +26,91 @@ export interface UseWebhookServerOptions extends WebhookServerOptions {
   resetBeforeEach?: boolean;
 }
 
-interface JestHooks {
+/** The hooks of jest and vitest (`import { beforeAll, afterAll, beforeEach } from 'vitest'`): timeouts in ms. */
+export interface JestStyleHooks {
   beforeAll(fn: () => Promise<void>, timeout?: number): void;
   afterAll(fn: () => Promise<void>, timeout?: number): void;
-  beforeEach(fn: () => void, timeout?: number): void;
+  /** Needed only by useWebhookServer({ resetBeforeEach: true }). */
+  beforeEach?(fn: () => void, timeout?: number): void;
 }
 
-/** Jest's hooks are globals in the test file's realm; outside jest they are missing and the helper cannot work. */
-function jestHooks(helper: string): JestHooks {
-  const g = globalThis as Partial<JestHooks>;
-  if (typeof g.beforeAll !== 'function' || typeof g.afterAll !== 'function' || typeof g.beforeEach !== 'function') {
-    throw new Error(`${helper}() must be called in a jest test file (at the top level or in a describe block)`);
+/** The hooks of node's test runner (`import { before, after, beforeEach } from 'node:test'`): timeouts in options. */
+export interface NodeTestHooks {
+  before(fn: () => Promise<void>, options?: { timeout?: number }): void;
+  after(fn: () => Promise<void>, options?: { timeout?: number }): void;
+  /** Needed only by useWebhookServer({ resetBeforeEach: true }). */
+  beforeEach?(fn: () => void, options?: { timeout?: number }): void;
+}
+
+export type TestHooks = JestStyleHooks | NodeTestHooks;
+
+/** One shape for both kinds of hooks. */
+interface Hooks {
+  beforeAll(fn: () => Promise<void>, timeoutMs: number): void;
+  afterAll(fn: () => Promise<void>, timeoutMs: number): void;
+  beforeEach?(fn: () => void): void;
+}
+
+function adaptHooks(h: TestHooks): Hooks {
+  if ('before' in h) {
+    const each = h.beforeEach;
+    return {
+      beforeAll: (fn, timeout) => h.before(fn, { timeout }),
+      afterAll: (fn, timeout) => h.after(fn, { timeout }),
+      ...(each ? { beforeEach: (fn: () => void) => each(fn) } : {}),
+    };
   }
-  return g as JestHooks;
+  const each = h.beforeEach;
+  return {
+    beforeAll: (fn, timeout) => h.beforeAll(fn, timeout),
+    afterAll: (fn, timeout) => h.afterAll(fn, timeout),
+    ...(each ? { beforeEach: (fn: () => void) => each(fn) } : {}),
+  };
+}
+
+/**
+ * The given hooks, else jest's (or vitest's with `globals: true`), which are globals in the test file's realm.
+ * Without either the helper cannot work: say how to pass them.
+ */
+function resolveHooks(helper: string, given: TestHooks | undefined): Hooks {
+  if (given) return adaptHooks(given);
+  const g = globalThis as Partial<JestStyleHooks>;
+  if (typeof g.beforeAll !== 'function' || typeof g.afterAll !== 'function') {
+    throw new Error(
+      `${helper}() needs the test framework's hooks: in jest (or vitest with globals: true) call it at the top level or in a describe block; ` +
+        `otherwise pass them, e.g. ${helper}(options, { beforeAll, afterAll }) from 'vitest', or ${helper}(options, { before, after }) from 'node:test'`,
+    );
+  }
+  return adaptHooks(g as JestStyleHooks);
+}
+
+/**
+ * The error a getter throws when there is no running server: the start's own error when the start failed (jest
+ * and vitest still run the tests after a failed beforeAll; each must show why, not a second, misleading error).
+ */
+function notRunning(what: string, startError: unknown): Error {
+  if (startError === undefined) return new Error(`the ${what} is only available inside tests (after beforeAll)`);
+  const message = startError instanceof Error ? startError.message : String(startError);
+  return new Error(`the ${what} did not start: ${message}`, { cause: startError });
 }
 
 /** Starts the apiserver (and its etcd) before the suite's tests and removes everything after them. */
-export function useApiServer(opts: ApiServerOptions = {}): ApiServerEnv {
-  const hooks = jestHooks('useApiServer');
+export function useApiServer(opts: ApiServerOptions = {}, testHooks?: TestHooks): ApiServerEnv {
+  const hooks = resolveHooks('useApiServer', testHooks);
   let server: ApiServerHandle | undefined;
   let starting: Promise<ApiServerHandle> | undefined;
+  let startError: unknown;
   // etcd start + server start + readiness, with room to spare.
   const startTimeout = (opts.readyTimeoutMs ?? 30_000) + 30_000;
   hooks.beforeAll(async () => {
+    startError = undefined;
     starting = startApiServer(opts);
-    server = await starting;
+    try {
+      server = await starting;
+    } catch (err) {
+      startError = err;
+      throw err;
+    }
   }, startTimeout);
   hooks.afterAll(async () => {
     // If beforeAll timed out, the start may still be under way: wait for it so that what it starts is stopped too.
@@ -58,7 +120,7 @@ export function useApiServer(opts: ApiServerOptions = {}): ApiServerEnv {
     await s?.cleanup();
   }, 30_000);
   const running = (): ApiServerHandle => {
-    if (!server) throw new Error('the apiserver of useApiServer() is only available inside tests (after beforeAll)');
+    if (!server) throw notRunning('apiserver of useApiServer()', startError);
     return server;
   };
   return {
@@ -75,23 +137,33 @@ export function useApiServer(opts: ApiServerOptions = {}): ApiServerEnv {
 }
 
 /** Starts a test webhook server before the suite's tests and closes it after them. */
-export function useWebhookServer(opts: UseWebhookServerOptions = {}): WebhookEnv {
-  const hooks = jestHooks('useWebhookServer');
+export function useWebhookServer(opts: UseWebhookServerOptions = {}, testHooks?: TestHooks): WebhookEnv {
+  const hooks = resolveHooks('useWebhookServer', testHooks);
   let server: WebhookServer | undefined;
   let starting: Promise<WebhookServer> | undefined;
+  let startError: unknown;
   hooks.beforeAll(async () => {
+    startError = undefined;
     starting = startWebhookServer(opts);
-    server = await starting;
+    try {
+      server = await starting;
+    } catch (err) {
+      startError = err;
+      throw err;
+    }
   }, 30_000);
   hooks.afterAll(async () => {
     const s = server ?? (await starting?.catch(() => undefined));
     server = undefined;
     starting = undefined;
     await s?.close();
-  });
-  if (opts.resetBeforeEach) hooks.beforeEach(() => server?.reset());
+  }, 30_000);
+  if (opts.resetBeforeEach) {
+    if (!hooks.beforeEach) throw new Error('useWebhookServer({ resetBeforeEach: true }) needs a beforeEach hook among the hooks passed');
+    hooks.beforeEach(() => server?.reset());
+  }
   const running = (): WebhookServer => {
-    if (!server) throw new Error('the webhook server of useWebhookServer() is only available inside tests (after beforeAll)');
+    if (!server) throw notRunning('webhook server of useWebhookServer()', startError);
     return server;
   };
   return {

@@ -3,6 +3,7 @@
 import { loadSigningKey, newTokenIssuer } from './endpoints/subresources/token-request.js';
 import type { KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { isIPv6 } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,16 +66,17 @@ export async function loadAdmissionConfig(o: ServerOptions): Promise<AdmissionCo
  * Names the generated serving certificate covers: loopback, the host name (a compose service's `hostname`), the
  * bind address, and the in-cluster names kube-apiserver's self-signed certificate carries.
  */
-function servingHosts(bindAddress: string): string[] {
+function servingHosts(bindAddress: string, externalHostname: string | undefined): string[] {
   const hosts = new Set([...defaultServingHosts, os.hostname(), 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local']);
   if (bindAddress !== '0.0.0.0' && bindAddress !== '::') hosts.add(bindAddress);
+  if (externalHostname) hosts.add(externalHostname);
   return [...hosts].filter(Boolean);
 }
 
 /** Everything a start reads or generates before it can serve: admission configuration, certificates, authn/authz. */
 async function prepareServing(o: ServerOptions, log: Logger) {
   const admissionConfig = await loadAdmissionConfig(o);
-  const ensured = await ensureServingBundle(o.secureServing.certDir, { hosts: servingHosts(o.secureServing.bindAddress) });
+  const ensured = await ensureServingBundle(o.secureServing.certDir, { hosts: servingHosts(o.secureServing.bindAddress, o.externalHostname) });
   if (!ensured.ok) throw new StartupError([ensured.error]);
   const bundle = ensured.bundle;
   if (bundle.generated.length) log.info('generated certificates', { dir: bundle.dir, generated: bundle.generated, reasons: bundle.reasons });
@@ -154,7 +156,8 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
   // kubeconfigs and clients need a name the serving certificate covers.
   const serverUrl = server.url.replace('https://0.0.0.0:', 'https://127.0.0.1:');
   if (o.writeKubeconfig) {
-    await writeKubeconfig(o.writeKubeconfig, { server: serverUrl, caPem: bundle.ca.cert, user: adminUser, clientCertPem: bundle.admin.cert, clientKeyPem: bundle.admin.key });
+    const kubeconfigServer = o.externalHostname ? `https://${isIPv6(o.externalHostname) ? `[${o.externalHostname}]` : o.externalHostname}:${new URL(serverUrl).port}` : serverUrl;
+    await writeKubeconfig(o.writeKubeconfig, { server: kubeconfigServer, caPem: bundle.ca.cert, user: adminUser, clientCertPem: bundle.admin.cert, clientKeyPem: bundle.admin.key });
   }
   log.info('Serving securely', { url: serverUrl, kubeconfig: o.writeKubeconfig ?? null, certDir: bundle.dir });
   return server;

@@ -28,6 +28,8 @@ export interface OfflineRequest {
   user: UserInfo;
   /** the request's namespace ('' for cluster-scoped resources) */
   namespace: string;
+  /** the strict decoder's warnings about the body (unknown, duplicate fields), recorded before admission's */
+  decodeWarnings?: readonly string[];
 }
 
 export interface AdmitOutcome {
@@ -92,7 +94,7 @@ export async function admitOnce(offline: OfflineChain, ctx: Omit<DecisionContext
   const admitted = object ? deepCopy(object) : undefined;
   const name = (object ?? oldObject)?.metadata?.name ?? '';
   const annotations: Record<string, string> = {};
-  const warnings: string[] = [];
+  const warnings: string[] = [...(req.decodeWarnings ?? [])];
   const attributes = (obj: KubeObject | undefined): AdmissionAttributes => ({
     operation,
     kind: { group: info.group, version: info.version, kind: info.kind },

@@ -8,7 +8,9 @@ import { kubernetesCelEnvironment } from '../../server/admission/cel/kubernetes.
 import { parseDocument, splitYamlDocuments } from '../../server/admission/manifest/decode.js';
 import { formatManifestError } from '../../server/admission/manifest/manifest-error.js';
 import { compileWebhookMatchCondition } from '../../server/admission/webhook/match-conditions.js';
+import { toStatusError } from '../../server/api/errors.js';
 import type { KubeObject } from '../../server/api/types.js';
+import { checkResourceFields, parseFieldValidation, type FieldValidation } from '../../server/endpoints/field-validation.js';
 import { goPathErrorMessage } from '../../server/options/go-fs-errors.js';
 import { goQuote } from '../../server/options/go-strconv.js';
 import { parseServerOptions } from '../../server/options/index.js';
@@ -20,10 +22,12 @@ import { lastValue, listValues, splitOwnFlags, type OwnFlag } from './args.js';
 import { loadRestManifests } from './rest-manifests.js';
 import { checkAdmissionStartup, startupProblemLine } from './startup-check.js';
 import type { OfflineIO } from './io.js';
+import { offlineFlagWarnings } from './offline-flag-warnings.js';
 
 export const admitUsage =
   'kah admit (--admission-control-config-file=FILE | --manifests=PATH…) --object=FILE [--old-object=FILE] [--operation=CREATE|UPDATE|DELETE|CONNECT]\n' +
   '          [--subresource=NAME] [--dry-run] [--user=NAME] [--groups=a,b] [--namespace-labels=k=v,…] [-o text|json]\n' +
+  '          [--field-validation=Warn|Strict|Ignore]\n' +
   '          [--feature-gates=…] [--webhook-service-resolver=ns/name[:port]=host:port,…] [other kube-apiserver flags…]\n' +
   '  Runs the admission chain once (mutating policies and webhooks, object validation, validating policies and\n' +
   '  webhooks) without storage, and prints the decision, the deciding configuration, warnings, audit annotations,\n' +
@@ -34,6 +38,10 @@ export const admitUsage =
   '  --manifests: directories or files of REST-style objects (webhook configurations, policies, bindings, and\n' +
   '    parameter objects of any kind; multi-document YAML, JSON, v1 List), validated as the REST API validates them.\n' +
   '  --operation: CREATE (default); UPDATE needs --old-object; DELETE deletes --object; CONNECT.\n' +
+  '  --object is decoded as the API decodes a create or update body: a value of the wrong type is the API\'s 400,\n' +
+  '    unknown and duplicate fields are dropped and reported as --field-validation says: Warn (the API\'s default:\n' +
+  '    `unknown field "spec.containerz"` among the warnings), Strict (the 400 kubectl\'s default --validate=strict\n' +
+  '    gets) or Ignore.\n' +
   '  The namespace is the object\'s metadata.namespace (default "default"); --namespace-labels are its labels for\n' +
   '    namespaceSelector and namespaceObject (kubernetes.io/metadata.name is always set). Every namespace exists.\n' +
   '  --user/--groups: the requester (default kubernetes-admin in system:masters,system:authenticated).\n' +
@@ -52,6 +60,7 @@ const ownFlags: OwnFlag[] = [
   { name: 'groups', takesValue: true },
   { name: 'namespace-labels', takesValue: true },
   { name: 'output', short: 'o', takesValue: true },
+  { name: 'field-validation', takesValue: true },
 ];
 
 const operations: readonly AdmissionOperation[] = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
@@ -70,8 +79,8 @@ class OfflineInputError extends Error {
   }
 }
 
-/** --object / --old-object: exactly one object, JSON or YAML. */
-async function readObjectFile(flag: string, path: string): Promise<KubeObject> {
+/** --object / --old-object: exactly one object, JSON or YAML, and the file's bytes (the request body). */
+async function readObjectFile(flag: string, path: string): Promise<{ object: KubeObject; raw: Buffer }> {
   const fail = (why: string): never => {
     throw new OfflineInputError([startupProblemLine(`${flag} ${path}: ${why}`)]);
   };
@@ -91,7 +100,22 @@ async function readObjectFile(flag: string, path: string): Promise<KubeObject> {
   const obj = value as KubeObject;
   if (typeof obj.kind !== 'string' || obj.kind === '') return fail("Object 'Kind' is missing");
   if (typeof obj.apiVersion !== 'string' || obj.apiVersion === '') return fail("Object 'apiVersion' is missing");
-  return obj;
+  return { object: obj, raw: Buffer.from(text, 'utf8') };
+}
+
+/**
+ * The body as create.go/update.go decode it before admission (server/endpoints/field-validation.ts, the server's
+ * own code): the object with unknown fields dropped and the strict decoder's warnings, or the Status of a body the
+ * API refuses (a value of the wrong type; any strictness error under Strict).
+ */
+async function decodeRequestBody(info: Parameters<typeof checkResourceFields>[0], body: { object: KubeObject; raw: Buffer }, mode: FieldValidation) {
+  const warnings: string[] = [];
+  try {
+    const object = await checkResourceFields(info, body.object, mode, warnings, { raw: body.raw, mediaType: body.raw.subarray(0, 1).toString() === '{' ? 'application/json' : 'application/yaml' });
+    return { ok: true as const, object, warnings };
+  } catch (err) {
+    return { ok: false as const, status: toStatusError(err).status };
+  }
 }
 
 function parseNamespaceLabels(entries: string[]): Record<string, string> {
@@ -141,12 +165,19 @@ export async function runAdmit(args: string[], io: OfflineIO): Promise<number> {
     if (!objectPath) usageErrors.push('kah admit: --object is required');
     if (operation === 'UPDATE' && !oldObjectPath) usageErrors.push('kah admit: --operation=UPDATE needs --old-object');
     if (operation !== 'UPDATE' && oldObjectPath) usageErrors.push(`kah admit: --old-object is only for --operation=UPDATE`);
+    let fieldValidation: FieldValidation = 'Warn';
+    try {
+      // the fieldValidation query parameter's values and error ("" is Warn)
+      fieldValidation = parseFieldValidation([lastValue(split, 'field-validation') ?? ''], 'CreateOptions');
+    } catch (err) {
+      usageErrors.push(`kah admit: --field-validation: ${toStatusError(err).status.message ?? ''}`);
+    }
     if (usageErrors.length > 0) throw new OfflineInputError(usageErrors, true);
 
     // Everything else is kube-apiserver's flags, parsed with its rules and texts.
     const parsed = parseServerOptions(split.rest, 'kah admit');
     if (!parsed.ok) throw new OfflineInputError(parsed.errors.map(startupProblemLine), true);
-    write(io.stderr, parsed.warnings.map((w) => `Warning: ${w}`));
+    write(io.stderr, offlineFlagWarnings(parsed.warnings).map((w) => `Warning: ${w}`));
     const options = parsed.options;
     const manifestsPaths = listValues(split, 'manifests');
     if (!options.admission.configFile && manifestsPaths.length === 0) {
@@ -169,13 +200,29 @@ export async function runAdmit(args: string[], io: OfflineIO): Promise<number> {
     const manifests = await loadRestManifests(manifestsPaths, index);
     if (!manifests.ok) throw new OfflineInputError(manifests.errors.map((e) => startupProblemLine(formatManifestError(e))));
 
-    const object = await readObjectFile('--object', objectPath!);
-    const oldObject = oldObjectPath ? await readObjectFile('--old-object', oldObjectPath) : undefined;
+    const body = await readObjectFile('--object', objectPath!);
+    const object = body.object;
+    const oldObject = oldObjectPath ? (await readObjectFile('--old-object', oldObjectPath)).object : undefined;
     const info = index.lookupKind(object.apiVersion!, object.kind!);
     // kubectl's RESTMapper text for a kind the server does not serve
     if (!info) throw new OfflineInputError([startupProblemLine(`--object ${objectPath}: no matches for kind ${goQuote(object.kind!)} in version ${goQuote(object.apiVersion!)}`)]);
     if (oldObject && (oldObject.apiVersion !== object.apiVersion || oldObject.kind !== object.kind)) {
       throw new OfflineInputError([startupProblemLine(`--old-object ${oldObjectPath}: is a ${oldObject.apiVersion} ${oldObject.kind}, --object a ${object.apiVersion} ${object.kind}`)]);
+    }
+    // Only create and update have a body of the resource's kind to decode (a DELETE's object is the stored one).
+    const decodedBody = operation === 'CREATE' || operation === 'UPDATE' ? await decodeRequestBody(info, body, fieldValidation) : undefined;
+    if (decodedBody && !decodedBody.ok) {
+      const refused = {
+        allowed: false,
+        status: decodedBody.status,
+        decidedBy: { plugin: 'decoding', description: `the API's decoding of the ${object.apiVersion} ${object.kind} body, before admission` },
+        warnings: [],
+        auditAnnotations: {},
+        object: null,
+        patch: [],
+      } satisfies AdmitOutcome;
+      write(io.stdout, output === 'json' ? [JSON.stringify(refused, null, 2)] : formatAdmitText(refused));
+      return 1;
     }
     const namespace = requestNamespace(info, object);
     try {
@@ -201,8 +248,9 @@ export async function runAdmit(args: string[], io: OfflineIO): Promise<number> {
       {
         operation,
         info,
-        object,
+        object: decodedBody?.object ?? object,
         ...(oldObject ? { oldObject } : {}),
+        decodeWarnings: decodedBody?.warnings ?? [],
         subresource: lastValue(split, 'subresource') ?? '',
         dryRun: lastValue(split, 'dry-run') === 'true',
         user: { username: lastValue(split, 'user') ?? 'kubernetes-admin', groups: split.own.has('groups') ? groups : ['system:masters', 'system:authenticated'] },

@@ -6,6 +6,7 @@ import { manifestPlugins } from '../../server/admission/manifest/plugins.js';
 import type { KubeObject } from '../../server/api/types.js';
 import { parseServerOptions, type AdmissionConfig, type FeatureGates } from '../../server/options/index.js';
 import { lastValue, splitOwnFlags } from './args.js';
+import { beyondKubePrefix, ignoredAdmissionPluginEntries } from './ignored-admission-plugins.js';
 import type { OfflineIO } from './io.js';
 import { checkAdmissionStartup, startupProblemLine, type LoadedStaticDir } from './startup-check.js';
 
@@ -13,7 +14,10 @@ export const validateUsage =
   'kah validate --admission-control-config-file=FILE [--feature-gates=ManifestBasedAdmissionControlConfig=true] [other kube-apiserver flags…] [-o text|json]\n' +
   '  Runs kube-apiserver\'s startup loading and validation of the admission configuration (the file, then every\n' +
   '  staticManifestsDir) without serving. Exit 0: valid, with a summary of what would load; 1: invalid, one line per\n' +
-  '  problem, exactly as `kah serve` prints them at startup; 2: usage error.';
+  '  problem, exactly as `kah serve` prints them at startup; 2: usage error.\n' +
+  '  Beyond kube-apiserver, it warns (on stderr, and in the JSON\'s warnings) about plugins entries kube-apiserver\n' +
+  '  ignores without a word: names that are no admission plugin (misspellings), repeated names (only the first entry\n' +
+  '  is read) and plugins that are not enabled.';
 
 /** What one plugin would have in force. */
 export interface PluginSummary {
@@ -103,16 +107,21 @@ export async function runValidate(args: string[], io: OfflineIO): Promise<number
     write(io.stdout, [`usage: ${validateUsage}`]);
     return 0;
   }
-  write(io.stderr, parsed.warnings.map((w) => `Warning: ${w}`));
+  // All of kube's flag warnings, the AnonymousAuth one included: validate's output is startup's, line for line.
+  const flagWarnings = parsed.warnings;
+  write(io.stderr, flagWarnings.map((w) => `Warning: ${w}`));
   if (!parsed.options.admission.configFile) {
     write(io.stderr, ['kah validate: --admission-control-config-file is required', `usage: ${validateUsage}`]);
     return 2;
   }
   const result = await checkAdmissionStartup(parsed.options, kubernetesCelEnvironment());
-  if (!result.ok) return fail(result.problems, parsed.warnings);
+  if (!result.ok) return fail(result.problems, flagWarnings);
   const plugins = summarize(result.config, result.staticDirs, parsed.options.featureGates);
   const configPath = result.config?.path ?? parsed.options.admission.configFile;
-  if (json) write(io.stdout, [JSON.stringify({ valid: true, config: configPath, featureGates: parsed.options.featureGates.toString(), plugins, warnings: parsed.warnings }, null, 2)]);
+  const ignored = ignoredAdmissionPluginEntries(result.config?.entryNames ?? [], parsed.options.admission.plugins).map((m) => `${beyondKubePrefix}: ${configPath}: ${m}`);
+  write(io.stderr, ignored);
+  const warnings = [...flagWarnings, ...ignored];
+  if (json) write(io.stdout, [JSON.stringify({ valid: true, config: configPath, featureGates: parsed.options.featureGates.toString(), plugins, warnings }, null, 2)]);
   else write(io.stdout, summaryText(configPath, plugins));
   return 0;
 }

@@ -96,6 +96,7 @@ describe('loadAdmissionConfiguration: accepted files', () => {
         MutatingAdmissionPolicy: { staticManifestsDir: join(dir, 'manifests/map') },
       },
       other: {},
+      entryNames: ['ValidatingAdmissionWebhook', 'MutatingAdmissionWebhook', 'ValidatingAdmissionPolicy', 'MutatingAdmissionPolicy'],
     });
   });
 
@@ -192,7 +193,7 @@ describe('loadAdmissionConfiguration: accepted files', () => {
   });
 
   it('returns an empty configuration for no file, as ReadAdmissionConfiguration does', async () => {
-    expect(await loadAdmissionConfiguration('', gateOn)).toEqual({ ok: true, config: { path: '', plugins: {}, other: {} } });
+    expect(await loadAdmissionConfiguration('', gateOn)).toEqual({ ok: true, config: { path: '', plugins: {}, other: {}, entryNames: [] } });
   });
 
   it('does not read the configuration of a disabled plugin, as kube only reads enabled ones', async () => {

@@ -51,6 +51,11 @@ export interface AdmissionConfig {
   };
   /** every other plugin's entry, by plugin name */
   readonly other: Readonly<Record<string, OtherAdmissionPluginConfig>>;
+  /**
+   * The `name` of every entry of `plugins`, in file order ("" for an entry without one), including those kube
+   * ignores (unknown names, repeats, disabled plugins), so that `kah validate` can point them out.
+   */
+  readonly entryNames: readonly string[];
 }
 
 export type AdmissionConfigResult = { ok: true; config: AdmissionConfig } | { ok: false; errors: string[] };
@@ -312,7 +317,7 @@ export async function loadAdmissionConfiguration(path: string, gates: FeatureGat
   const enabledSet = options.enabledPlugins ? new Set(options.enabledPlugins) : undefined;
   const enabled = (name: string): boolean => enabledSet === undefined || enabledSet.has(name);
   // ReadAdmissionConfiguration: no file, no configuration.
-  if (path === '') return { ok: true, config: deepFreeze({ path: '', plugins: {}, other: {} }) };
+  if (path === '') return { ok: true, config: deepFreeze({ path: '', plugins: {}, other: {}, entryNames: [] }) };
   const configPath = resolve(path);
 
   let text: string;
@@ -371,5 +376,5 @@ export async function loadAdmissionConfiguration(path: string, gates: FeatureGat
     plugins[name] = result.config;
   }
   if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, config: deepFreeze({ path: configPath, plugins, other: Object.fromEntries(other) }) };
+  return { ok: true, config: deepFreeze({ path: configPath, plugins, other: Object.fromEntries(other), entryNames: entries.map((e) => e.name) }) };
 }

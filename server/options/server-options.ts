@@ -80,6 +80,8 @@ export interface ServerOptions {
   writeKubeconfig?: string;
   /** --admission-coverage: record admission coverage and write it to this file */
   admissionCoverage?: string;
+  /** --external-hostname: the host of the URL in that kubeconfig (and a name the generated serving cert covers) */
+  externalHostname?: string;
   /** --help was given: print usage() and exit 0; nothing else is validated */
   help: boolean;
 }
@@ -113,6 +115,7 @@ interface RawOptions {
   verbosity: number;
   writeKubeconfig: string;
   admissionCoverage: string;
+  externalHostname: string;
   help: boolean;
 }
 
@@ -146,6 +149,7 @@ function defaults(): RawOptions {
     verbosity: 0,
     writeKubeconfig: '',
     admissionCoverage: '',
+    externalHostname: '',
     help: false,
   };
 }
@@ -393,6 +397,9 @@ function buildFlagSet(o: RawOptions, warnings: string[]): FlagSet {
       return undefined;
     },
   });
+  // kube-apiserver's text (k8s.io/apiserver/pkg/server/options/server_run_options.go); here the externalized URL
+  // is the server of the --write-kubeconfig kubeconfig, e.g. https://apiserver:6443 for other compose services.
+  str('external-hostname', 'The hostname to use when generating externalized URLs for this master (e.g. Swagger API Docs or OpenID Discovery). Here: the server of the --write-kubeconfig kubeconfig, https://<external-hostname>:<secure-port>.', 'externalHostname');
   str('write-kubeconfig', 'Write an admin kubeconfig (client certificate of kubernetes-admin, system:masters) to this path once serving. Not a kube-apiserver flag.', 'writeKubeconfig');
   str(
     'admission-coverage',
@@ -490,7 +497,11 @@ function freeze(o: RawOptions): ServerOptions {
   assign(options.authorization, { policyFile: opt(o.authorizationPolicyFile) });
   assign(options.admission, { configFile: opt(o.admissionControlConfigFile) });
   assign(options.audit, { logPath: opt(o.auditLogPath) });
-  assign(options, { writeKubeconfig: opt(o.writeKubeconfig), admissionCoverage: opt(o.admissionCoverage) });
+  assign(options, {
+    writeKubeconfig: opt(o.writeKubeconfig),
+    admissionCoverage: opt(o.admissionCoverage),
+    externalHostname: opt(o.externalHostname),
+  });
   return deepFreeze(options);
 }
 

@@ -6,10 +6,9 @@ import path from 'node:path';
 import { runCli } from '../../harness/cli.js';
 import { defaultServerEntry } from '../../harness/apiserver-process.js';
 import { deny, patch, startWebhookServer, type WebhookServer } from '../../harness/webhook-server.js';
-import { admissionConfiguration, binding, defaultFlagsWarning, deployment, gateOn, maxReplicasPolicy, TempDir } from './support.js';
+import { admissionConfiguration, binding, deployment, gateOn, maxReplicasPolicy, TempDir } from './support.js';
 import { captureCliIO as capture } from '../support/cli.js';
 
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 let tmp: TempDir;
 beforeEach(() => {
@@ -55,7 +54,7 @@ describe('kah admit with policies', () => {
     const config = staticReplicasConfig();
     const object = tmp.write('web.yaml', deployment('web', 5));
     const r = await admit(`--admission-control-config-file=${config}`, gateOn, '--object', object);
-    expect(r.err).toBe(defaultFlagsWarning);
+    expect(r.err).toBe('');
     expect(r.code).toBe(1);
     expect(r.out.split('\n')).toEqual([
       denialText,
@@ -242,7 +241,7 @@ describe('kah admit input errors (exit 2)', () => {
     const object = tmp.write('broken.yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: [unclosed\n');
     const r = await admit('--manifests', policyManifests(), '--object', object);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(new RegExp(`^${escapeRegExp(defaultFlagsWarning)}Error: --object ${object}: yaml: line \\d+: `));
+    expect(r.err).toMatch(new RegExp(`^Error: --object ${object}: yaml: line \\d+: `));
   });
 
   it('refuses UPDATE without --old-object', async () => {
@@ -257,7 +256,7 @@ describe('kah admit input errors (exit 2)', () => {
     const manifests = tmp.write('bad.yaml', bad);
     const r = await admit('--manifests', manifests, '--object', tmp.write('web.yaml', deployment('web', 1)));
     expect(r.code).toBe(2);
-    expect(r.err).toBe(`${defaultFlagsWarning}Error: ${manifests}: ValidatingAdmissionPolicy/bad: spec.failurePolicy: Unsupported value: "Sometimes": supported values: "Fail", "Ignore"\n`);
+    expect(r.err).toBe(`Error: ${manifests}: ValidatingAdmissionPolicy/bad: spec.failurePolicy: Unsupported value: "Sometimes": supported values: "Fail", "Ignore"\n`);
   });
 
   it('reports a bad admission configuration as startup would', async () => {
@@ -278,7 +277,7 @@ describe('kah admit as a process', () => {
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
-    expect(err).toBe(defaultFlagsWarning);
+    expect(err).toBe('');
     expect(code).toBe(1);
     expect(out.split('\n')[0]).toBe(denialText);
   });

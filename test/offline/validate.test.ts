@@ -166,3 +166,49 @@ describe('kah validate', () => {
     expect(none.err).toContain('usage: kah validate');
   });
 });
+
+describe('kah validate warns, beyond kube-apiserver, about plugins entries kube ignores', () => {
+  it('names a misspelled plugin, a repeated one and a disabled one; the file stays valid, as kube reads past them', async () => {
+    const policies = tmp.dir('policies');
+    tmp.write('policies/p.yaml', [maxReplicasPolicy('p.static.k8s.io', 3)]);
+    const policyConfig = { apiVersion: 'apiserver.config.k8s.io/v1', kind: 'ValidatingAdmissionPolicyConfiguration', staticManifestsDir: policies };
+    const config = tmp.write('admission.yaml', {
+      apiVersion: 'apiserver.config.k8s.io/v1',
+      kind: 'AdmissionConfiguration',
+      plugins: [
+        { name: 'ValidatingAdmissionPolicy', configuration: policyConfig },
+        { name: 'ValidatingAdmissionWebhok', configuration: { apiVersion: 'apiserver.config.k8s.io/v1', kind: 'WebhookAdmissionConfiguration' } },
+        { name: 'ValidatingAdmissionPolicy', configuration: policyConfig },
+        { name: 'AlwaysPullImages', path: 'pull.yaml' },
+      ],
+    });
+    const r = await validate(`--admission-control-config-file=${config}`, gateOn, '--anonymous-auth=false', '-o', 'json');
+    expect(r.code).toBe(0);
+    const beyond = 'Warning (beyond kube-apiserver, which ignores this silently)';
+    const expected = [
+      `${beyond}: ${config}: plugins[1].name: "ValidatingAdmissionWebhok" is not an admission plugin: its configuration is ignored (did you mean "ValidatingAdmissionWebhook"?)`,
+      `${beyond}: ${config}: plugins[2].name: "ValidatingAdmissionPolicy" is configured again: only the first entry, plugins[0], is read and this one is ignored`,
+      `${beyond}: ${config}: plugins[3].name: "AlwaysPullImages" is not enabled (--enable-admission-plugins, --disable-admission-plugins): its configuration is ignored`,
+    ];
+    expect(r.err).toBe(`${expected.join('\n')}\n`);
+    const json = JSON.parse(r.out) as { valid: boolean; warnings: string[] };
+    expect(json.valid).toBe(true);
+    expect(json.warnings).toEqual(expected);
+
+    // A real server starts on the same file without a word about them: these warnings go beyond kube.
+    const { startApiServer } = await import('../../harness/apiserver-process.js');
+    const server = await startApiServer({ storage: 'memory', flags: [`--admission-control-config-file=${config}`, gateOn, '--anonymous-auth=false'] });
+    try {
+      expect(server.stderr()).not.toContain('ValidatingAdmissionWebhok');
+    } finally {
+      await server.cleanup();
+    }
+  });
+
+  it('says nothing when every entry is read', async () => {
+    const config = policyDirConfig({ 'p.yaml': [maxReplicasPolicy('p.static.k8s.io', 3)] });
+    const r = await validate(`--admission-control-config-file=${config}`, gateOn, '--enable-admission-plugins=AlwaysPullImages', '--anonymous-auth=false');
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+  });
+});
