@@ -10,6 +10,11 @@ export interface RequestContext {
   warnings: string[];
   /** audit annotations collected from admission */
   auditAnnotations: Record<string, string>;
+  /**
+   * A write by this server's own controllers (kube-controller-manager's work, done in process): registry checks
+   * that kube's controllers pass through their bootstrap controller roles (RBAC escalation) do not apply.
+   */
+  internal?: boolean;
 }
 
 export function newRequestContext(user: UserInfo, namespace: string, dryRun = false): RequestContext {

@@ -2,7 +2,7 @@
 // mandatory and suggested configuration (poststarthook/priority-and-fairness-config-producer) and the local APIServices
 // (autoregister-completion). Each hook creates only what is missing, concurrently, and retries while storage is
 // unreachable; readyz reports each until it has succeeded once.
-import type { UserInfo } from '../../api/types.js';
+import type { KubeObject, UserInfo } from '../../api/types.js';
 import type { ResourceIndex } from '../../registry/resource-index.js';
 import type { ResourceInfo } from '../../registry/resource.js';
 import type { ResourceStore } from '../../registry/store.js';
@@ -10,6 +10,7 @@ import type { DelayedCalls } from '../delayed-calls.js';
 import { localAPIServices } from './apiservices.js';
 import { ensureObjects, type BootstrapObject } from './ensure-objects.js';
 import { bootstrapFlowSchemas, bootstrapPriorityLevels } from './flowcontrol.js';
+import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from '../../authz/rbac/bootstrap-policy.generated.js';
 
 export interface StartupObjectsDeps {
   index: ResourceIndex;
@@ -20,6 +21,11 @@ export interface StartupObjectsDeps {
   /** what was created goes here (verbosity 2, as the system namespaces' creation) */
   debug: { info(msg: string, fields?: Record<string, unknown>): void };
   now?: () => string;
+  /**
+   * kube's rbac/bootstrap-roles hook: the bootstrap clusterroles and clusterrolebindings. Only with
+   * --authorization-mode RBAC here, so that other modes start as fast as before.
+   */
+  rbacBootstrap?: boolean;
 }
 
 interface Hook {
@@ -51,6 +57,16 @@ export class StartupObjects {
         steps: [{ group: 'apiregistration.k8s.io', version: 'v1', resource: 'apiservices', objects: () => localAPIServices(builtinGroupVersions(), now()) }],
       },
     ];
+    if (deps.rbacBootstrap) {
+      const objects = (list: readonly KubeObject[]) => () => list.map((object) => ({ object }));
+      this.hooks.push({
+        name: 'poststarthook/rbac/bootstrap-roles',
+        steps: [
+          { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles', objects: objects(bootstrapClusterRoles) },
+          { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings', objects: objects(bootstrapClusterRoleBindings) },
+        ],
+      });
+    }
   }
 
   /** The readyz checks, one per hook. */
