@@ -89,8 +89,9 @@ export function buildAuthorizer(cfg: AuthorizerConfig): BuiltAuthorizer {
     ...(cfg.rbac ? { rbac: cfg.rbac } : {}),
     authorize: (attrs: AuthorizationAttributes) => union.authorize(attrs),
     // kube's privileged-group authorizer lists no rules; clusters show system:masters everything through the
-    // cluster-admin RBAC binding, and so does this server, since those requests are all allowed.
-    rulesFor: (user: UserInfo, namespace: string) => (privileged.isPrivileged(user) ? allowAll.rulesFor() : rules.rulesFor(user, namespace)),
+    // cluster-admin RBAC binding. Under RBAC that binding is there and says so itself; without RBAC this server
+    // lists everything for them, since those requests are all allowed.
+    rulesFor: (user: UserInfo, namespace: string) => (privileged.isPrivileged(user) && !cfg.rbac ? allowAll.rulesFor() : rules.rulesFor(user, namespace)),
   });
 }
 

@@ -368,3 +368,13 @@ describe('aggregated clusterroles (clusterrole-aggregation controller)', () => {
     await eventually(async () => expect((await rbac.readClusterRole({ name: 'monitoring' })).rules).toEqual([{ apiGroups: [''], resources: ['endpoints'], verbs: ['get'] }]));
   });
 });
+
+describe('system:masters under RBAC', () => {
+  it('lists the rules its RBAC bindings give (cluster-admin among them), as kube does', async () => {
+    const list = await kubectl(server.kubeconfigPath, ['auth', 'can-i', '--list', '-n', 'default']);
+    const lines = list.stdout.split('\n');
+    expect(lines.find((l) => l.startsWith('*.* '))).toMatch(/\[\]\s+\[\]\s+\[\*\]$/);
+    expect(lines.find((l) => /^\s+\[\*\]/.test(l))).toMatch(/\[\*\]\s+\[\]\s+\[\*\]$/);
+    expect(lines.find((l) => l.startsWith('selfsubjectaccessreviews.authorization.k8s.io '))).toMatch(/\[create\]$/);
+  });
+});
