@@ -378,3 +378,18 @@ describe('system:masters under RBAC', () => {
     expect(lines.find((l) => l.startsWith('selfsubjectaccessreviews.authorization.k8s.io '))).toMatch(/\[create\]$/);
   });
 });
+
+describe('clusterrole validation (pkg/apis/rbac/validation ValidateClusterRole)', () => {
+  it('requires a selector in an aggregationRule and valid label selectors', async () => {
+    const empty = await api(server, 'POST', `/apis/${rbacGroup}/v1/clusterroles`, { metadata: { name: 'empty-aggregation' }, aggregationRule: { clusterRoleSelectors: [] } });
+    expect([empty.status, empty.json['message']]).toEqual([
+      422,
+      'ClusterRole.rbac.authorization.k8s.io "empty-aggregation" is invalid: aggregationRule.clusterRoleSelectors: Required value: at least one clusterRoleSelector required if aggregationRule is non-nil',
+    ]);
+    const bad = await api(server, 'POST', `/apis/${rbacGroup}/v1/clusterroles`, { metadata: { name: 'bad-aggregation' }, aggregationRule: { clusterRoleSelectors: [{ matchExpressions: [{ key: 'a', operator: 'In' }] }] } });
+    expect([bad.status, bad.json['message']]).toEqual([
+      422,
+      'ClusterRole.rbac.authorization.k8s.io "bad-aggregation" is invalid: aggregationRule.clusterRoleSelectors[0].matchExpressions[0].values: Required value: must be specified when `operator` is \'In\' or \'NotIn\'',
+    ]);
+  });
+});
