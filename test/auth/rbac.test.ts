@@ -104,6 +104,9 @@ describe("kube's bootstrap policy (TestBootstrapping)", () => {
     expect(view['rules']).toEqual(aggregateToView['rules']);
     const edit = (await api(server, 'GET', `/apis/${rbacGroup}/v1/clusterroles/edit`)).json;
     expect((edit['rules'] as unknown[]).length).toBeGreaterThan((view['rules'] as unknown[]).length);
+    // the kube-system roles of bootstrappolicy.NamespaceRoles()
+    const reader = await api(server, 'GET', `/apis/${rbacGroup}/v1/namespaces/kube-system/rolebindings/system::extension-apiserver-authentication-reader`);
+    expect(reader.json['roleRef']).toEqual({ apiGroup: rbacGroup, kind: 'Role', name: 'extension-apiserver-authentication-reader' });
     const health = await server.request('/readyz/poststarthook/rbac/bootstrap-roles');
     expect([health.status, health.body]).toEqual([200, 'ok']);
   });

@@ -7,7 +7,7 @@ import type { UserInfo } from '../../api/types.js';
 import { aggregatedRules } from '../../controllers/clusterrole-aggregation.js';
 import type { AuthorizationAttributes } from '../types.js';
 import { RbacAuthorizer } from './authorizer.js';
-import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './bootstrap-policy.generated.js';
+import { bootstrapClusterRoleBindings, bootstrapClusterRoles, bootstrapNamespaceRoleBindings, bootstrapNamespaceRoles } from './bootstrap-policy.generated.js';
 import { compactString, covers, escalationMessage } from './escalation-rules.js';
 import { RbacPolicyCache, subjectAppliesTo } from './policy-cache.js';
 import { ruleAllows } from './rule-matching.js';
@@ -346,5 +346,10 @@ describe("kube's bootstrap policy (bootstrappolicy testdata)", () => {
     expect(b('cluster-admin').subjects).toEqual([{ apiGroup: g, kind: 'Group', name: 'system:masters' }]);
     expect(b('system:basic-user').subjects).toEqual([{ apiGroup: g, kind: 'Group', name: 'system:authenticated' }]);
     expect(b('system:public-info-viewer').subjects?.map((s) => s.name)).toEqual(['system:authenticated', 'system:unauthenticated']);
+  });
+  it('has the kube-system and kube-public roles, each binding naming a role of its own namespace', () => {
+    const roles = new Set(bootstrapNamespaceRoles.map((r) => `${r.metadata?.namespace}/${r.metadata?.name}`));
+    expect(roles).toContain('kube-system/extension-apiserver-authentication-reader');
+    for (const binding of bootstrapNamespaceRoleBindings as RbacBinding[]) expect(roles).toContain(`${binding.metadata.namespace}/${binding.roleRef.name}`);
   });
 });
