@@ -2,7 +2,7 @@
 // rule broken down to one verb, group, resource and name), then kube's message for what is missing
 // (pkg/registry/rbac/validation/rule.go ConfirmNoEscalation, policy_compact.go CompactRules,
 // pkg/apis/rbac/v1/evaluation_helpers.go CompactString).
-import { goQuote } from '../../options/go-strconv.js';
+import { goQuote, goQuoteList } from '../../options/go-strconv.js';
 import { all, type PolicyRule } from './types.js';
 
 /** BreakdownRule: one rule per group × resource × verb (× resourceName), then per nonResourceURL × verb. */
@@ -79,17 +79,14 @@ export function compactRules(rules: readonly PolicyRule[]): PolicyRule[] {
   return [...compacted, ...simple.values()];
 }
 
-/** Go's %q of a []string: `["a" "b"]`. */
-export const goQuoteSlice = (v: readonly string[]): string => `[${v.map(goQuote).join(' ')}]`;
-
 /** CompactString: `{APIGroups:[""], Resources:["pods"], Verbs:["get" "list"]}`, empty fields left out. */
 export function compactString(r: PolicyRule): string {
   const parts: string[] = [];
-  if ((r.apiGroups ?? []).length) parts.push(`APIGroups:${goQuoteSlice(r.apiGroups!)}`);
-  if ((r.resources ?? []).length) parts.push(`Resources:${goQuoteSlice(r.resources!)}`);
-  if ((r.nonResourceURLs ?? []).length) parts.push(`NonResourceURLs:${goQuoteSlice(r.nonResourceURLs!)}`);
-  if ((r.resourceNames ?? []).length) parts.push(`ResourceNames:${goQuoteSlice(r.resourceNames!)}`);
-  if ((r.verbs ?? []).length) parts.push(`Verbs:${goQuoteSlice(r.verbs)}`);
+  if ((r.apiGroups ?? []).length) parts.push(`APIGroups:${goQuoteList(r.apiGroups!)}`);
+  if ((r.resources ?? []).length) parts.push(`Resources:${goQuoteList(r.resources!)}`);
+  if ((r.nonResourceURLs ?? []).length) parts.push(`NonResourceURLs:${goQuoteList(r.nonResourceURLs!)}`);
+  if ((r.resourceNames ?? []).length) parts.push(`ResourceNames:${goQuoteList(r.resourceNames!)}`);
+  if ((r.verbs ?? []).length) parts.push(`Verbs:${goQuoteList(r.verbs)}`);
   return `{${parts.join(', ')}}`;
 }
 
@@ -107,7 +104,7 @@ export function escalationMessage(
   const { covered, missing } = covers(ownerRules, granted);
   if (covered) return undefined;
   const descriptions = [...new Set(compactRules(missing).map(compactString))].sort();
-  let msg = `user ${goQuote(user.username ?? '')} (groups=${goQuoteSlice(user.groups ?? [])}) is attempting to grant RBAC permissions not currently held:\n${descriptions.join('\n')}`;
+  let msg = `user ${goQuote(user.username ?? '')} (groups=${goQuoteList(user.groups ?? [])}) is attempting to grant RBAC permissions not currently held:\n${descriptions.join('\n')}`;
   // kube prints the []error slice with %v: `[err1 err2]`
   if (resolutionErrors.length) msg += `; resolution errors: [${resolutionErrors.join(' ')}]`;
   return msg;

@@ -78,10 +78,26 @@ class BindingIndex {
     }
   }
 
-  /** The bindings naming any of these keys, in name order (rules reviews list them the same way every time). */
+  /**
+   * The bindings naming any of these keys, in name order (rules reviews list them the same way every time). On
+   * every authorized request: no copy unless more than one key has bindings.
+   */
   matching(keys: readonly string[]): RbacBinding[] {
-    const ids = new Set<string>();
-    for (const k of keys) for (const id of this.bySubject.get(k) ?? []) ids.add(id);
+    let first: Set<string> | undefined;
+    let merged: Set<string> | undefined;
+    for (const k of keys) {
+      const ids = this.bySubject.get(k);
+      if (!ids) continue;
+      if (!first) {
+        first = ids;
+        continue;
+      }
+      merged ??= new Set(first);
+      for (const id of ids) merged.add(id);
+    }
+    const ids = merged ?? first;
+    if (!ids) return [];
+    if (ids.size === 1) return [this.byName.get(ids.values().next().value!)!];
     return [...ids].sort().map((id) => this.byName.get(id)!);
   }
 
