@@ -405,6 +405,7 @@ export class ApiServer {
       api,
       authn: config.authn,
       authz: config.authz,
+      rbacDecidesPublicInfo: config.rbac !== undefined,
       metrics: this.metrics,
       health: this.health,
       gitVersion: kubernetesGitVersion,

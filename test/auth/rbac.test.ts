@@ -118,11 +118,18 @@ describe("kube's bootstrap policy (TestBootstrapping)", () => {
     expect((await kubectl(kubeconfigs.nobody, ['auth', 'can-i', 'create', 'selfsubjectaccessreviews.authorization.k8s.io'])).stdout.trim()).toBe('yes');
   });
 
-  it('gives anonymous requests the public info only', async () => {
+  it('gives anonymous requests the public info only, and the single health checks to /readyz/* holders (system:monitoring)', async () => {
     expect((await raw(undefined, 'GET', '/version')).status).toBe(200);
     expect((await raw(undefined, 'GET', '/healthz')).status).toBe(200);
     const r = await raw(undefined, 'GET', '/api');
     expect([r.status, r.json]).toEqual([403, forbiddenStatus('forbidden: User "system:anonymous" cannot get path "/api"', {})]);
+    // the individual checks are system:monitoring's, not public
+    const check = await raw(undefined, 'GET', '/readyz/etcd');
+    expect([check.status, check.json['message']]).toEqual([403, 'forbidden: User "system:anonymous" cannot get path "/readyz/etcd"']);
+    expect((await as('nobody', 'GET', '/readyz/etcd')).status).toBe(403);
+    await clusterRole('nobody-monitoring', [{ nonResourceURLs: ['/readyz/*'], verbs: ['get'] }]);
+    await bindCluster('nobody-monitoring', 'nobody-monitoring', [user('nobody')]);
+    expect((await as('nobody', 'GET', '/readyz/etcd')).status).toBe(200);
   });
 });
 
