@@ -170,8 +170,8 @@ export class ApiServer {
         onWrite: (type, obj) => {
           this.writeObservers.get(key)?.(type, obj);
           this.observeWriteForControllers(info, type, obj);
-          // a binding written by one request is in force for the next
-          if (rbac && rbacResource) rbac.cache.apply(rbacResource, type, obj);
+          // a binding written by one request is in force for the next; a copy, since the response goes on to the client
+          if (rbac && rbacResource) rbac.cache.apply(rbacResource, type, structuredClone(obj));
         },
         ...(escalation && rbacResource
           ? {
