@@ -146,6 +146,16 @@ describe('denials with kube\'s 403 texts', () => {
     expect([metrics.status, metrics.json['message']]).toEqual([403, 'forbidden: User "nobody" cannot get path "/metrics"']);
   });
 
+  it('adds the binding resolution errors as the reason, as kube\'s RBAC authorizer does', async () => {
+    const ns = await namespace();
+    await bindInNamespace(ns, 'dangling', 'ClusterRole', 'no-such-clusterrole', [user('nobody')]);
+    const r = await as('nobody', 'GET', `/api/v1/namespaces/${ns}/configmaps`);
+    expect([r.status, r.json['message']]).toEqual([
+      403,
+      `configmaps is forbidden: User "nobody" cannot list resource "configmaps" in API group "" in the namespace "${ns}": RBAC: clusterrole.rbac.authorization.k8s.io "no-such-clusterrole" not found`,
+    ]);
+  });
+
   it('gives client-node the Status as an ApiException', async () => {
     const ns = await namespace();
     const err = await clientAs('nobody', CoreV1Api)
