@@ -41,7 +41,10 @@ import type { FeatureGates } from './options/index.js';
 import { StatusError } from './api/errors.js';
 import { systemPriorityClasses, systemPriorityClassObject } from './registry/strategies/scheduling/priorityclass.js';
 import type { Authenticator } from './authn/index.js';
-import type { Authorizer } from './authz/index.js';
+import type { Authorizer, RbacPolicy } from './authz/index.js';
+import type { RbacResource } from './authz/rbac/index.js';
+import { aggregatedRules, ClusterRoleAggregationController, sameRules } from './controllers/clusterrole-aggregation.js';
+import { RbacInformers, rbacResources } from './controllers/rbac-informers.js';
 import { DelayedCalls } from './controllers/delayed-calls.js';
 import { GarbageCollector } from './controllers/garbage-collector.js';
 import { updateTracker } from './endpoints/apply/index.js';
@@ -100,6 +103,8 @@ export interface ApiServerConfig {
   shutdownTimeoutMs?: number;
   /** record admission coverage and write it here (periodically and on shutdown); not a kube-apiserver flag */
   admissionCoverageFile?: string;
+  /** --authorization-mode includes RBAC: the policy its authorizer reads, which this server fills and keeps */
+  rbac?: RbacPolicy;
 }
 
 /** Namespaces kube-apiserver's system namespaces controller keeps in place. */
@@ -143,6 +148,8 @@ export class ApiServer {
   private policyStatusController?: ValidatingAdmissionPolicyStatusController;
   /** CustomResourceDefinitions: serving and controllers, loaded when the server starts listening */
   private crds?: CustomResourceDefinitions;
+  private rbacInformers?: RbacInformers;
+  private clusterRoleAggregation?: ClusterRoleAggregationController;
 
   private constructor(private readonly config: ApiServerConfig) {
     const gates = config.featureGates;
@@ -161,6 +168,9 @@ export class ApiServer {
     let store = this.stores.get(key);
     // A CRD update replaces its versions' ResourceInfos (schema, columns, subresources): the store follows.
     if (!store || store.info !== info) {
+      const rbacResource = this.rbacResourceOf(info);
+      const rbac = this.config.rbac;
+      const escalation = rbac && rbacResource ? rbac.escalationCheck(this.config.authz) : undefined;
       store = new ResourceStore(info, {
         storage: this.config.storage,
         prefix: this.config.etcdPrefix,
@@ -168,11 +178,56 @@ export class ApiServer {
         onWrite: (type, obj) => {
           this.writeObservers.get(key)?.(type, obj);
           this.observeWriteForControllers(info, type, obj);
+          // a binding written by one request is in force for the next; a copy, since the response goes on to the client
+          if (rbac && rbacResource) rbac.cache.apply(rbacResource, type, structuredClone(obj));
         },
+        ...(escalation && rbacResource
+          ? {
+              guardWrite: (ctx, name, obj, old) =>
+                ctx.internal ? undefined : escalation.check({ resource: rbacResource, user: ctx.user, namespace: ctx.namespace, requestName: name, obj, ...(old ? { old } : {}) }),
+            }
+          : {}),
       });
       this.stores.set(key, store);
     }
     return store;
+  }
+
+  private rbacResourceOf(info: ResourceInfo): RbacResource | undefined {
+    if (info.group !== 'rbac.authorization.k8s.io') return undefined;
+    return rbacResources.find((r) => r === info.resource);
+  }
+
+  /** RBAC's informers, the clusterrole aggregation controller and their readiness checks. */
+  private startRbac(rbac: RbacPolicy): void {
+    const storeOf = (resource: RbacResource) => this.storeFor(this.index.lookup('rbac.authorization.k8s.io', 'v1', resource)!);
+    const log = (m: string, f?: Record<string, unknown>) => this.config.log.info(m, f);
+    this.rbacInformers = new RbacInformers({ cache: rbac.cache, storeFor: storeOf, user: systemUser, log });
+    this.clusterRoleAggregation = new ClusterRoleAggregationController({
+      cache: rbac.cache,
+      log,
+      writeRules: async (name, rules) => {
+        // kube's controller runs as system:serviceaccount:kube-system:clusterrole-aggregation-controller
+        const ctx = { ...newRequestContext({ username: 'system:serviceaccount:kube-system:clusterrole-aggregation-controller', groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'] }, ''), internal: true };
+        await storeOf('clusterroles').update(ctx, name, '', (cur) => ({ ...cur, rules }), { kind: 'UpdateOptions', apiVersion: 'meta.k8s.io/v1' }, false);
+      },
+    });
+    this.rbacInformers.start();
+    let synced = false;
+    this.health.addReady({
+      name: 'poststarthook/rbac/informers-synced',
+      check: () => {
+        if (synced) return;
+        if (!this.rbacInformers?.hasSynced()) throw new Error('RBAC informers not yet synced');
+        // the bootstrap aggregated roles hold their rules before the server first reports ready
+        for (const name of ['admin', 'edit', 'view']) {
+          const role = rbac.cache.getClusterRole(name);
+          if (!role) throw new Error(`clusterrole ${name} not yet created`);
+          if (role.aggregationRule && !sameRules(aggregatedRules(role, rbac.cache.listClusterRoles()), role.rules)) throw new Error(`clusterrole ${name} not yet aggregated`);
+        }
+        synced = true;
+      },
+    });
   }
 
   static async start(config: ApiServerConfig): Promise<ApiServer> {
@@ -332,7 +387,8 @@ export class ApiServer {
     this.bootstrapSystemNamespaces();
     this.bootstrapSystemPriorityClasses();
     // APF's mandatory objects and the local APIServices, created like the namespaces: only the missing ones, concurrently
-    const startupObjects = new StartupObjects({ index: this.index, storeFor: (i) => this.storeFor(i), user: systemUser, retries: this.retries, log: config.log, debug: config.log.v(2) });
+    const startupObjects = new StartupObjects({ index: this.index, storeFor: (i) => this.storeFor(i), user: systemUser, retries: this.retries, log: config.log, debug: config.log.v(2), rbacBootstrap: config.rbac !== undefined });
+    if (config.rbac) this.startRbac(config.rbac);
     startupObjects.start();
     for (const c of startupObjects.readyChecks()) this.health.addReady(c);
     // The port opens while manifests load; the readiness gate holds resource requests until they are in force.
@@ -376,6 +432,7 @@ export class ApiServer {
       api,
       authn: config.authn,
       authz: config.authz,
+      rbacDecidesPublicInfo: config.rbac !== undefined,
       metrics: this.metrics,
       health: this.health,
       gitVersion: kubernetesGitVersion,
@@ -599,6 +656,8 @@ export class ApiServer {
     this.garbageCollector?.stop();
     this.policyStatusController?.stop();
     this.crds?.stop();
+    this.rbacInformers?.stop();
+    this.clusterRoleAggregation?.stop();
     for (const source of this.sources) source.stop();
     for (const c of this.manifestControllers.values()) c.stop();
     for (const end of [...this.watchRegistry]) end();

@@ -130,6 +130,7 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
     etcdPrefix: o.etcd.prefix,
     authn,
     authz,
+    ...(authz.rbac ? { rbac: authz.rbac } : {}),
     virtual: (info, body, req) => answerVirtualResource(info, body, req, { authn, authz }),
     log,
     auditLogPath: o.audit.logPath,

@@ -1,18 +1,22 @@
 // The authorizer kube-apiserver builds from --authorization-mode (pkg/kubeapiserver/authorizer): the
 // system:masters authorizer first, then each mode in order; the first Allow or Deny decides, NoOpinion
-// falls through, and the NoOpinion reasons are joined for the 403.
+// falls through, and the NoOpinion reasons are joined for the 403. RBAC reads a policy cache the server fills
+// from storage; Node is accepted (kube's `Node,RBAC`) but decides nothing here.
 import type { UserInfo } from '../api/types.js';
 import { systemPrivilegedGroup } from '../authn/types.js';
 import { AbacAuthorizer, loadAbacPolicyFile, type AbacPolicy } from './abac.js';
-import { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer, PrivilegedGroupsAuthorizer } from './builtin.js';
+import { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer, NodeNoOpinionAuthorizer, PrivilegedGroupsAuthorizer } from './builtin.js';
+import { RbacPolicy } from './rbac/index.js';
 import type { AuthorizationAttributes, AuthorizationDecision, Authorizer, RuleResolver, RulesResult } from './types.js';
 
-export type AuthorizationModeName = 'AlwaysAllow' | 'AlwaysDeny' | 'ABAC';
+export type AuthorizationModeName = 'AlwaysAllow' | 'AlwaysDeny' | 'ABAC' | 'RBAC' | 'Node';
 
 export interface AuthorizerConfig {
   modes: readonly AuthorizationModeName[];
   /** the parsed --authorization-policy-file; required with ABAC */
   abacPolicies?: readonly AbacPolicy[];
+  /** required with RBAC: the policy the server fills from storage */
+  rbac?: RbacPolicy;
 }
 
 /** authorizerfactory's union authorizer. */
@@ -55,6 +59,8 @@ export class UnionRuleResolver implements RuleResolver {
 
 export interface BuiltAuthorizer extends Authorizer, RuleResolver {
   readonly modes: readonly AuthorizationModeName[];
+  /** set when RBAC is among the modes */
+  readonly rbac?: RbacPolicy;
 }
 
 export function buildAuthorizer(cfg: AuthorizerConfig): BuiltAuthorizer {
@@ -68,6 +74,11 @@ export function buildAuthorizer(cfg: AuthorizerConfig): BuiltAuthorizer {
       case 'ABAC':
         if (!cfg.abacPolicies) throw new Error('authorization mode ABAC needs the parsed policy file');
         return new AbacAuthorizer(cfg.abacPolicies);
+      case 'RBAC':
+        if (!cfg.rbac) throw new Error('authorization mode RBAC needs the RBAC policy');
+        return cfg.rbac.authorizer;
+      case 'Node':
+        return new NodeNoOpinionAuthorizer();
     }
   });
   const union = new UnionAuthorizer([privileged, ...modeAuthorizers]);
@@ -75,10 +86,12 @@ export function buildAuthorizer(cfg: AuthorizerConfig): BuiltAuthorizer {
   const allowAll = new AlwaysAllowAuthorizer();
   return Object.freeze({
     modes: Object.freeze([...cfg.modes]),
+    ...(cfg.rbac ? { rbac: cfg.rbac } : {}),
     authorize: (attrs: AuthorizationAttributes) => union.authorize(attrs),
     // kube's privileged-group authorizer lists no rules; clusters show system:masters everything through the
-    // cluster-admin RBAC binding, and so does this server, since those requests are all allowed.
-    rulesFor: (user: UserInfo, namespace: string) => (privileged.isPrivileged(user) ? allowAll.rulesFor() : rules.rulesFor(user, namespace)),
+    // cluster-admin RBAC binding. Under RBAC that binding is there and says so itself; without RBAC this server
+    // lists everything for them, since those requests are all allowed.
+    rulesFor: (user: UserInfo, namespace: string) => (privileged.isPrivileged(user) && !cfg.rbac ? allowAll.rulesFor() : rules.rulesFor(user, namespace)),
   });
 }
 
@@ -92,10 +105,11 @@ export type LoadAuthorizerResult = { ok: true; authorizer: BuiltAuthorizer; warn
 
 /** Startup edge: reads the ABAC policy file when needed and builds the authorizer; problems are error values. */
 export async function loadAuthorizer(cfg: AuthorizerFiles): Promise<LoadAuthorizerResult> {
-  if (!cfg.modes.includes('ABAC')) return { ok: true, authorizer: buildAuthorizer({ modes: cfg.modes }), warnings: [] };
+  const rbac = cfg.modes.includes('RBAC') ? { rbac: new RbacPolicy() } : {};
+  if (!cfg.modes.includes('ABAC')) return { ok: true, authorizer: buildAuthorizer({ modes: cfg.modes, ...rbac }), warnings: [] };
   // Options validation reports this first; kept so that a direct caller gets kube's text too.
   if (!cfg.policyFile) return { ok: false, errors: ["authorization-mode ABAC's authorization policy file not passed"] };
   const file = await loadAbacPolicyFile(cfg.policyFile);
   if (!file.ok) return { ok: false, errors: [file.error] };
-  return { ok: true, authorizer: buildAuthorizer({ modes: cfg.modes, abacPolicies: file.policies }), warnings: file.warnings };
+  return { ok: true, authorizer: buildAuthorizer({ modes: cfg.modes, abacPolicies: file.policies, ...rbac }), warnings: file.warnings };
 }

@@ -37,3 +37,16 @@ export class PrivilegedGroupsAuthorizer implements Authorizer {
     return (user.groups ?? []).some((g) => this.groups.includes(g));
   }
 }
+
+/**
+ * --authorization-mode=Node, accepted so that kube's usual `Node,RBAC` starts; this server runs no kubelets, so
+ * it decides nothing (kube's Node authorizer also has no opinion on anyone outside system:nodes).
+ */
+export class NodeNoOpinionAuthorizer implements Authorizer, RuleResolver {
+  authorize(): AuthorizationDecision {
+    return { decision: 'NoOpinion', reason: '' };
+  }
+  rulesFor(): RulesResult {
+    return { resourceRules: [], nonResourceRules: [], incomplete: false };
+  }
+}

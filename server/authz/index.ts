@@ -1,10 +1,11 @@
-// Authorization: AlwaysAllow, AlwaysDeny and ABAC behind kube's system:masters authorizer, kube's 403 text,
+// Authorization: AlwaysAllow, AlwaysDeny, ABAC, RBAC and Node (deciding nothing) behind kube's system:masters authorizer, kube's 403 text,
 // and the authorization.k8s.io reviews answered from the same authorizer.
 export { buildAuthorizer, loadAuthorizer, UnionAuthorizer, UnionRuleResolver } from './authorizer.js';
 export type { AuthorizationModeName, AuthorizerConfig, AuthorizerFiles, BuiltAuthorizer, LoadAuthorizerResult } from './authorizer.js';
 export { AbacAuthorizer, abacPolicyMatches, loadAbacPolicyFile, parseAbacPolicyFile } from './abac.js';
 export type { AbacPolicy, AbacPolicyFileResult, AbacPolicySpec } from './abac.js';
-export { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer, PrivilegedGroupsAuthorizer } from './builtin.js';
+export { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer, NodeNoOpinionAuthorizer, PrivilegedGroupsAuthorizer } from './builtin.js';
+export { RbacPolicy } from './rbac/index.js';
 export { forbiddenError, forbiddenMessage } from './forbidden.js';
 export {
   answerLocalSubjectAccessReview,

@@ -21,6 +21,8 @@ export interface AppDeps {
   api: ApiContext;
   authn: Authenticator;
   authz: Authorizer;
+  /** --authorization-mode includes RBAC: its bootstrap policy decides /healthz, /readyz/…, /version (see authorizationFilter) */
+  rbacDecidesPublicInfo?: boolean;
   metrics: ApiserverMetrics;
   health: HealthChecks;
   gitVersion: string;
@@ -50,7 +52,7 @@ export function buildApp(deps: AppDeps): express.Express {
   // kube's DefaultBuildHandlerChain: authentication → audit → impersonation → authorization; the request is
   // authorized (and admitted) as the impersonated user.
   app.use(impersonationFilter(deps.authz));
-  app.use(authorizationFilter(deps.authz));
+  app.use(authorizationFilter(deps.authz, { rbacDecidesPublicInfo: deps.rbacDecidesPublicInfo ?? false }));
   // Bodies are read raw and decoded by the handlers, which know the media type each verb accepts.
   app.use(rawBodyReader(express.raw({ type: () => true, limit: maxRequestBodyBytes })));
   app.use(bodyNestingLimit());

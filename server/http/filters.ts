@@ -113,11 +113,21 @@ function isPublicInfo(path: string): boolean {
   return publicInfoPaths.has(path) || /^\/(healthz|livez|readyz)\//.test(path);
 }
 
-export function authorizationFilter(authz: Authorizer) {
+export interface AuthorizationFilterOptions {
+  /**
+   * RBAC is among the modes: its bootstrap policy (system:public-info-viewer, system:discovery, system:monitoring)
+   * decides the health and version paths, as in kube (`/readyz/etcd` is then system:monitoring's), instead of the
+   * shortcut that keeps them open under the other modes.
+   */
+  rbacDecidesPublicInfo?: boolean;
+}
+
+export function authorizationFilter(authz: Authorizer, opts: AuthorizationFilterOptions = {}) {
+  const publicInfoShortcut = !opts.rbacDecidesPublicInfo;
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const ri = res.locals['requestInfo'] as RequestInfo;
     const user = res.locals['user'] as UserInfo;
-    if (!ri.isResourceRequest && isPublicInfo(req.path)) return next();
+    if (publicInfoShortcut && !ri.isResourceRequest && isPublicInfo(req.path)) return next();
     const attrs = {
       user,
       verb: ri.verb,

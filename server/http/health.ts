@@ -63,8 +63,11 @@ export function healthRouter(checks: HealthChecks): Router {
       lines.push(`${endpoint} check ${failed ? 'failed' : 'passed'}`);
       res.status(failed ? 500 : 200).send(lines.join('\n') + '\n');
     });
-    router.get(`/${endpoint}/:check`, async (req: Request, res: Response) => {
-      const c = checks.checksFor(endpoint).find((x) => x.name === req.params['check']);
+    // kube's check names have slashes (/readyz/poststarthook/rbac/bootstrap-roles): the rest of the path is the name
+    router.get(`/${endpoint}/*check`, async (req: Request, res: Response) => {
+      const segments = (req.params as Record<string, string | string[]>)['check'];
+      const name = Array.isArray(segments) ? segments.join('/') : String(segments ?? '');
+      const c = checks.checksFor(endpoint).find((x) => x.name === name);
       if (!c) {
         res.status(404).type('text/plain').send('404 page not found\n');
         return;

@@ -4,9 +4,12 @@
 export type GoParseResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
 const isPrintRe = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
+const plainAsciiRe = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
 /** strconv.Quote: a double-quoted Go string literal, escaping what unicode.IsPrint rejects. */
 export function goQuote(s: string): string {
+  // printable ASCII without quotes or backslashes quotes as is (names in authorization messages, on every request)
+  if (plainAsciiRe.test(s)) return `"${s}"`;
   let out = '"';
   for (const ch of s) {
     const cp = ch.codePointAt(0)!;

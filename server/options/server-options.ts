@@ -8,10 +8,10 @@ import { FlagSet } from './flagset.js';
 import { readFlagCsv } from './go-csv.js';
 import { goQuote, goQuoteList, parseGoBool, parseGoInt } from './go-strconv.js';
 
-export type AuthorizationMode = 'AlwaysAllow' | 'AlwaysDeny' | 'ABAC';
-export const supportedAuthorizationModes: readonly AuthorizationMode[] = ['AlwaysAllow', 'AlwaysDeny', 'ABAC'];
+export type AuthorizationMode = 'AlwaysAllow' | 'AlwaysDeny' | 'ABAC' | 'RBAC' | 'Node';
+export const supportedAuthorizationModes: readonly AuthorizationMode[] = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'RBAC', 'Node'];
 /** Modes kube-apiserver knows that this apiserver does not implement. */
-const kubeOnlyAuthorizationModes = ['Node', 'RBAC', 'Webhook'];
+const kubeOnlyAuthorizationModes = ['Webhook'];
 
 export type StorageBackend = 'etcd3' | 'memory';
 
@@ -304,7 +304,7 @@ function buildFlagSet(o: RawOptions, warnings: string[]): FlagSet {
     name: 'authorization-mode',
     type: 'strings',
     defValue: `[${o.authorizationModes.join(',')}]`,
-    usage: 'Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny,ABAC.',
+    usage: 'Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny,ABAC,RBAC,Node. Node is accepted (as in the usual Node,RBAC) but decides nothing: every request falls through to the next mode.',
     set: stringSlice(
       () => o.authorizationModes,
       (v) => (o.authorizationModes = v),

@@ -12,6 +12,11 @@ export interface RequestContext {
   auditAnnotations: Record<string, string>;
   /** when the request's context expires (performance.now() ms; request-deadline.ts); undefined: no deadline */
   deadline?: number;
+  /**
+   * A write by this server's own controllers (kube-controller-manager's work, done in process): registry checks
+   * that kube's controllers pass through their bootstrap controller roles (RBAC escalation) do not apply.
+   */
+  internal?: boolean;
 }
 
 export function newRequestContext(user: UserInfo, namespace: string, dryRun = false): RequestContext {

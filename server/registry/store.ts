@@ -25,6 +25,11 @@ export interface StoreDeps {
   now?: () => Date;
   /** told about every successful (non-dry-run) write as it returns, before the client sees the response */
   onWrite?: (type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: KubeObject) => void;
+  /**
+   * A check of the registry itself on create and update, before admission (kube's RBAC storage wrappers refuse
+   * privilege escalation there); `old` is the stored object on update. A returned error refuses the write.
+   */
+  guardWrite?: (ctx: RequestContext, name: string, obj: KubeObject, old: KubeObject | undefined) => StatusError | undefined;
 }
 
 export interface ListQuery {
@@ -356,6 +361,8 @@ export class ResourceStore {
     let obj = call.bodyIsOwned ? body : deepCopy(body);
     this.checkTypeMeta(obj);
     this.prepareForCreate(ctx, obj);
+    const refusedWrite = this.deps.guardWrite?.(ctx, '', obj, undefined);
+    if (refusedWrite) throw refusedWrite;
     if (call.initialStatus) obj.status = deepCopy(call.initialStatus);
     await call.trackManagedFields?.(undefined, obj);
     const name = metaOf(obj).name ?? '';
@@ -433,6 +440,8 @@ export class ResourceStore {
         if (!meta.resourceVersion) meta.resourceVersion = metaOf(old).resourceVersion;
         await this.info.strategy.prepare?.();
         let next = this.prepareForUpdate(desired, old, subresource);
+        const refusedWrite = this.deps.guardWrite?.(ctx, name, next, old);
+        if (refusedWrite) throw refusedWrite;
         await trackManagedFields?.(old, next);
         const managedFieldsBefore = structuredClone(metaOf(next).managedFields);
         if (view) {

@@ -19,17 +19,22 @@ const createOptions: KubeObject = { kind: 'CreateOptions', apiVersion: 'meta.k8s
  * etcd reads and writes nothing more). Storage errors propagate (the caller retries).
  */
 export async function ensureObjects(store: ResourceStore, user: UserInfo, objects: readonly BootstrapObject[]): Promise<string[]> {
-  const nameOf = (o: KubeObject): string => String((o['metadata'] as { name?: string } | undefined)?.name ?? '');
-  const existing = new Set((await store.list(newRequestContext(user, ''), {})).items.map(nameOf));
+  const metaOf = (o: KubeObject) => (o['metadata'] ?? {}) as { name?: string; namespace?: string };
+  // "namespace/name" for namespaced objects (kube's bootstrap roles in kube-system), the name otherwise
+  const idOf = (o: KubeObject): string => {
+    const m = metaOf(o);
+    return m.namespace ? `${m.namespace}/${m.name ?? ''}` : String(m.name ?? '');
+  };
+  const existing = new Set((await store.list(newRequestContext(user, ''), {})).items.map(idOf));
   const created: string[] = [];
   await Promise.all(
     objects
-      .filter(({ object }) => !existing.has(nameOf(object)))
+      .filter(({ object }) => !existing.has(idOf(object)))
       .map(async ({ object, status }) => {
         try {
           // the controller's status goes in with the object: one write per object
-          await store.create(newRequestContext(user, ''), structuredClone(object), createOptions, status ? { initialStatus: status } : {});
-          created.push(nameOf(object));
+          await store.create(newRequestContext(user, metaOf(object).namespace ?? ''), structuredClone(object), createOptions, status ? { initialStatus: status } : {});
+          created.push(idOf(object));
         } catch (err) {
           // another writer (a second server on the same etcd) created it first
           if (!(err instanceof StatusError && err.code === 409)) throw err;

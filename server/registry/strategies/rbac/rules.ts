@@ -2,6 +2,7 @@
 // SetDefaults_*RoleBinding (pkg/apis/rbac/v1/defaults.go), shared by the four RBAC kinds.
 import { fieldErrors, FieldPath, GoStructValue, type FieldError } from '../../../api/field.js';
 import { isDNS1123Subdomain, isValidPathSegmentName } from '../../validation/name.js';
+import { validateLabelSelector, type LabelSelectorLike } from '../../selectors/label-selector.js';
 import { listAt, type Obj } from '../fields.js';
 
 export const rbacGroup = 'rbac.authorization.k8s.io';
@@ -87,4 +88,14 @@ export function defaultBinding(o: Obj): void {
     // a ServiceAccount's group is "" (omitted on the wire)
     if (s['kind'] === 'User' || s['kind'] === 'Group') s['apiGroup'] = rbacGroup;
   }
+}
+
+/** ValidateClusterRole's aggregationRule part: at least one selector, each a valid label selector. */
+export function validateAggregationRule(o: Obj): FieldError[] {
+  const rule = o['aggregationRule'];
+  if (rule === undefined || rule === null || typeof rule !== 'object') return [];
+  const path = FieldPath.root('aggregationRule').child('clusterRoleSelectors');
+  const selectors = listAt(rule as Obj, 'clusterRoleSelectors');
+  if (selectors.length === 0) return [fieldErrors.required(path, 'at least one clusterRoleSelector required if aggregationRule is non-nil')];
+  return selectors.flatMap((sel, i) => validateLabelSelector(sel as LabelSelectorLike, path.index(i)));
 }
