@@ -236,3 +236,26 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     return { ok: true, bound };
   }
 }
+
+/**
+ * The getter handed to the authenticator at startup, bound to the server's stores once they exist (before it
+ * listens), since authentication is configured before the server is built.
+ */
+export function deferredTokenGetter(): { getter: ServiceAccountTokenGetter; bind(target: ServiceAccountTokenGetter): void } {
+  let target: ServiceAccountTokenGetter | undefined;
+  const bound = (): ServiceAccountTokenGetter => {
+    if (!target) throw new Error('service account token getter used before the server was built');
+    return target;
+  };
+  return {
+    getter: {
+      getServiceAccount: (ns, name) => bound().getServiceAccount(ns, name),
+      getPod: (ns, name) => bound().getPod(ns, name),
+      getSecret: (ns, name) => bound().getSecret(ns, name),
+      getNode: (name) => bound().getNode(name),
+    },
+    bind(t) {
+      target = t;
+    },
+  };
+}

@@ -7,13 +7,18 @@ import { AbacAuthorizer, loadAbacPolicyFile, type AbacPolicy } from './abac.js';
 import { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer, PrivilegedGroupsAuthorizer } from './builtin.js';
 import type { AuthorizationAttributes, AuthorizationDecision, Authorizer, RuleResolver, RulesResult } from './types.js';
 
-export type AuthorizationModeName = 'AlwaysAllow' | 'AlwaysDeny' | 'ABAC';
+export type AuthorizationModeName = 'AlwaysAllow' | 'AlwaysDeny' | 'ABAC' | 'Node' | 'RBAC';
 
 export interface AuthorizerConfig {
   modes: readonly AuthorizationModeName[];
   /** the parsed --authorization-policy-file; required with ABAC */
   abacPolicies?: readonly AbacPolicy[];
 }
+
+const decidesNothing: Authorizer & RuleResolver = {
+  authorize: () => ({ decision: 'NoOpinion', reason: '' }),
+  rulesFor: () => ({ resourceRules: [], nonResourceRules: [], incomplete: false }),
+};
 
 /** authorizerfactory's union authorizer. */
 export class UnionAuthorizer implements Authorizer {
@@ -68,6 +73,11 @@ export function buildAuthorizer(cfg: AuthorizerConfig): BuiltAuthorizer {
       case 'ABAC':
         if (!cfg.abacPolicies) throw new Error('authorization mode ABAC needs the parsed policy file');
         return new AbacAuthorizer(cfg.abacPolicies);
+      case 'Node':
+      case 'RBAC':
+        // Accepted so that envtest's --authorization-mode=RBAC starts; they decide nothing until the RBAC
+        // authorizer (issue #17, branch s21-rbac) replaces this case: system:masters is still allowed everything.
+        return decidesNothing;
     }
   });
   const union = new UnionAuthorizer([privileged, ...modeAuthorizers]);

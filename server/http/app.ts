@@ -8,6 +8,7 @@ import type { ApiContext } from '../endpoints/api-context.js';
 import { discoveryRouter } from '../endpoints/discovery.js';
 import { openapiRouter } from '../endpoints/openapi.js';
 import { restHandler } from '../endpoints/rest.js';
+import { jwksContentType, jwksPath, openIdCacheControl, openIdConfigPath, type OpenIdMetadata } from '../serviceaccount/openid-metadata.js';
 import type { ApiserverMetrics } from '../metrics/registry.js';
 import { bodyNestingLimit, maxRequestBodyBytes, rawBodyReader } from './body.js';
 import { authenticationFilter, authorizationFilter, metricsFilter, requestDeadlineFilter, requestInfoFilter } from './filters.js';
@@ -31,6 +32,15 @@ export interface AppDeps {
    * so that refused impersonations and denied requests are audited too, under the authenticated user
    */
   audit?: RequestHandler;
+  /** service account issuer discovery, when the issuer allows it */
+  openIdMetadata?: OpenIdMetadata;
+}
+
+/** routes/openidmetadata.go: the bytes as rendered, kube's content type and cache header (no charset added). */
+function serveOpenIdDocument(res: Response, contentType: string, body: string): void {
+  res.status(200).setHeader('Content-Type', contentType);
+  res.setHeader('Cache-Control', openIdCacheControl);
+  res.end(Buffer.from(body));
 }
 
 export function buildApp(deps: AppDeps): express.Express {
@@ -71,6 +81,11 @@ export function buildApp(deps: AppDeps): express.Express {
   app.get('/metrics', async (_req, res) => {
     res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
   });
+  const openid = deps.openIdMetadata;
+  if (openid) {
+    app.get(openIdConfigPath, (_req, res) => serveOpenIdDocument(res, 'application/json', openid.config()));
+    app.get(jwksPath, (_req, res) => serveOpenIdDocument(res, jwksContentType, openid.keyset()));
+  }
   app.use(discoveryRouter(deps.api.index, { gitVersion: deps.gitVersion }));
   app.use(openapiRouter(deps.api.index));
   app.use((req, res) => {

@@ -22,7 +22,8 @@ export function algorithmFor(key: KeyObject): { ok: true; alg: JwsAlgorithm } | 
 
 /** kube's keyIDFromPublicKey: base64url(sha256(PKIX DER of the public key)), unpadded. */
 export function keyIdOf(key: KeyObject): string {
-  const der = createPublicKey(key).export({ type: 'spki', format: 'der' });
+  // createPublicKey takes private KeyObjects only
+  const der = (key.type === 'public' ? key : createPublicKey(key)).export({ type: 'spki', format: 'der' });
   return createHash('sha256').update(der).digest('base64url');
 }
 
