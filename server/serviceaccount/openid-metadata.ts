@@ -42,24 +42,17 @@ export interface OpenIdMetadata {
 export function newOpenIdMetadata(issuer: string, jwksUri: string, externalAddress: string | (() => string), keys: PublicKeysGetter): { ok: true; metadata: OpenIdMetadata } | { ok: false; error: string } {
   if (issuer === '') return { ok: false, error: 'empty issuer URL' };
   if (jwksUri === '' && externalAddress === '') return { ok: false, error: 'either the JWKS URI or the default external address, or both, must be set' };
-  let iss: URL;
-  try {
-    iss = new URL(issuer);
-  } catch (err) {
-    return { ok: false, error: (err as Error).message };
-  }
-  if (iss.protocol !== 'https:') return { ok: false, error: `issuer URL must use https scheme, got: ${issuer}` };
+  // Go's url.Parse takes a host without scheme ("issuer.example.com") as a path; such URLs fail the scheme check
+  const iss = URL.canParse(issuer) ? new URL(issuer) : undefined;
+  if (!iss || iss.protocol !== 'https:') return { ok: false, error: `issuer URL must use https scheme, got: ${issuer}` };
   if (iss.search !== '') return { ok: false, error: `issuer URL may not include a query, got: ${issuer}` };
   if (iss.hash !== '') return { ok: false, error: `issuer URL may not include a fragment, got: ${issuer}` };
   const uri = jwksUri;
   if (uri !== '') {
-    let u: URL;
-    try {
-      u = new URL(uri);
-    } catch (err) {
-      return { ok: false, error: (err as Error).message };
-    }
-    if (u.protocol !== 'https:') return { ok: false, error: `jwksURI requires https scheme, parsed as: ${uri}` };
+    if (!URL.canParse(uri) || new URL(uri).protocol !== 'https:') return { ok: false, error: `jwksURI requires https scheme, parsed as: ${uri}` };
+  } else if (typeof externalAddress === 'string' && externalAddress.includes('/')) {
+    // the URL built from it would not have it as its host
+    return { ok: false, error: `attempted to build jwks_uri from external address ${externalAddress}, but could not construct a valid URL. Error: got https://${externalAddress}${jwksPath}, expected a host and port` };
   }
   let rendered: { config: string; keyset: string } | undefined;
   const render = () => {
