@@ -243,7 +243,8 @@ export async function runServer(argv: string[]): Promise<void> {
     return;
   }
   if (parsed.options.help) {
-    process.stdout.write(serverOptionsUsage('kah serve'));
+    // the envtest launcher (kah envtest-assets) runs this as kube-apiserver
+    process.stdout.write(serverOptionsUsage(process.env['KAH_COMMAND_PATH'] || 'kah serve'));
     return;
   }
   for (const w of parsed.warnings) process.stderr.write(`Warning: ${w}\n`);

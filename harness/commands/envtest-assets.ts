@@ -61,7 +61,14 @@ export function writeEnvtestAssets(dir: string | undefined, env: NodeJS.ProcessE
   mkdirSync(out, { recursive: true });
   const etcd = resolveEtcdBinary(undefined, env);
   // exec: envtest signals the launcher's pid with SIGTERM, which must reach the server itself
-  const launcher = ['#!/bin/sh', '# kube-apiserver for controller-runtime envtest: kube-admission-harness (kah serve)', `exec ${shQuote(process.execPath)} ${shQuote(serverEntry)} "$@"`, ''].join('\n');
+  const launcher = [
+    '#!/bin/sh',
+    '# kube-apiserver for controller-runtime envtest: kube-admission-harness (kah serve)',
+    // --help names the command as envtest ran it
+    'KAH_COMMAND_PATH=kube-apiserver; export KAH_COMMAND_PATH',
+    `exec ${shQuote(process.execPath)} ${shQuote(serverEntry)} "$@"`,
+    '',
+  ].join('\n');
   const kubeApiserver = path.join(out, 'kube-apiserver');
   const tmp = `${kubeApiserver}.${process.pid}.tmp`;
   writeFileSync(tmp, launcher, { mode: 0o755 });

@@ -121,6 +121,17 @@ describe('kah envtest-assets as controller-runtime envtest starts kube-apiserver
     if (assets.kubectl) expect(spawnSync(assets.kubectl, ['version', '--client'], { encoding: 'utf8' }).stdout).toMatch(/Client Version/);
   });
 
+  it('kah envtest-assets prints only the directory, for KUBEBUILDER_ASSETS=$(npx kah envtest-assets)', () => {
+    const cli = path.join(path.dirname(path.dirname(assets.kubeApiserver)), 'cli-assets');
+    const r = spawnSync(process.execPath, [path.resolve('dist/harness/cli.js'), 'envtest-assets', cli], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(`${cli}\n`);
+    expect(spawnSync(path.join(cli, 'kube-apiserver'), ['--help'], { encoding: 'utf8' }).status).toBe(0);
+    const noEtcd = spawnSync(process.execPath, [path.resolve('dist/harness/cli.js'), 'envtest-assets', cli], { encoding: 'utf8', env: { ...process.env, ETCD_BIN: '/nonexistent/etcd' } });
+    expect(noEtcd.status).toBe(1);
+    expect(noEtcd.stderr).toContain('etcd was not found: /nonexistent/etcd (from ETCD_BIN) does not exist or is not an executable file');
+  });
+
   it("prints a --help from which envtest's flag discovery learns that --insecure-port is gone", () => {
     const help = spawnSync(assets.kubeApiserver, ['--help'], { encoding: 'utf8' });
     expect(help.status).toBe(0);
