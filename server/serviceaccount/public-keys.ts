@@ -46,7 +46,7 @@ export function toServiceAccountKeys(keys: readonly KeyObject[]): ServiceAccount
   });
 }
 
-/** Reads every --service-account-key-file; errors name the file as kube-apiserver's startup does. */
+/** Reads every --service-account-key-file; errors are keyutil.PublicKeysFromFile's, which kube-apiserver prints as is. */
 export function loadPublicKeyFiles(files: readonly string[]): { ok: true; keys: ServiceAccountPublicKey[] } | { ok: false; errors: string[] } {
   const keys: KeyObject[] = [];
   const errors: string[] = [];
@@ -55,12 +55,12 @@ export function loadPublicKeyFiles(files: readonly string[]): { ok: true; keys: 
     try {
       text = readFileSync(file, 'utf8');
     } catch (err) {
-      errors.push(`failed to parse service-account issuer public key file: ${goPathErrorMessage(err, file)}`);
+      errors.push(goPathErrorMessage(err, file));
       continue;
     }
     const parsed = parsePublicKeysPem(text);
     if (parsed.ok) keys.push(...parsed.keys);
-    else errors.push(`failed to parse service-account issuer public key file: error reading public key file ${file}: ${parsed.error}`);
+    else errors.push(`error reading public key file ${file}: ${parsed.error}`);
   }
   return errors.length ? { ok: false, errors } : { ok: true, keys: toServiceAccountKeys(keys) };
 }

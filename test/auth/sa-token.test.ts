@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { useApiServer, useWebhookServer } from '../../harness/jest.js';
+import { expectStartupFailure } from '../../harness/startup-failure.js';
 import { keyIdOf, signCompact } from '../../server/serviceaccount/jws.js';
 import { kubectl } from '../support/kubectl.js';
 import { bearerRequest, writeTokenKubeconfig } from './bearer-client.js';
@@ -178,5 +179,17 @@ describe('service account tokens', () => {
   it('leaves a JWT of another issuer to the other authenticators: invalid bearer token', async () => {
     const t = signCompact(signingKey, keyIdOf(signingKey), { iss: 'https://elsewhere.test', sub: 'x' });
     expect(await tokenReview(t)).toEqual({ user: {}, error: 'invalid bearer token' });
+  });
+});
+
+describe('--service-account-key-file at startup', () => {
+  it('stops the start with keyutil\'s texts for a file without keys and for a missing file', async () => {
+    const noKeys = path.join(dir, 'no-keys.pem');
+    writeFileSync(noKeys, 'not a key\n');
+    const missing = path.join(dir, 'missing.pem');
+    const failed = await expectStartupFailure({ storage: 'memory', flags: [`--service-account-key-file=${noKeys}`, `--service-account-key-file=${missing}`] });
+    expect(failed.exitCode).toBe(1);
+    expect(failed.stderr).toContain(`Error: error reading public key file ${noKeys}: data does not contain any valid RSA or ECDSA public keys\n`);
+    expect(failed.stderr).toContain(`Error: open ${missing}: no such file or directory\n`);
   });
 });
