@@ -299,6 +299,14 @@ const commands: Record<string, Command> = {
       return runReportCommand(args, io);
     },
   },
+  'envtest-assets': {
+    summary: 'write (and print) a KUBEBUILDER_ASSETS directory whose kube-apiserver is this apiserver, for controller-runtime envtest',
+    usage: 'kah envtest-assets [DIR]',
+    async run(args, io) {
+      const { runEnvtestAssets } = await import('./commands/envtest-assets.js');
+      return runEnvtestAssets(args, io);
+    },
+  },
   admit: {
     summary: 'run one request through the admission policies and webhooks without a server: allowed (exit 0) or denied (1)',
     usage: 'kah admit (--admission-control-config-file=FILE | --manifests=PATH…) --object=FILE [--old-object=FILE] [--operation=OP] [-o text|json] … (kah admit --help for more)',

@@ -72,6 +72,8 @@ import type { Storage } from './storage/interface.js';
 import type { CustomResourceDefinitions } from './apiextensions/index.js';
 import { kubernetesGitVersion } from './version.js';
 import type { ServiceAccountTokenIssuer } from './endpoints/subresources/token-request.js';
+import type { ServiceAccountTokenGetter } from './authn/service-account-token.js';
+import type { OpenIdMetadata } from './serviceaccount/openid-metadata.js';
 
 export interface ApiServerConfig {
   bindAddress: string;
@@ -99,6 +101,10 @@ export interface ApiServerConfig {
   staticManifests?: Partial<Record<ManifestPlugin, string>>;
   /** signs TokenRequest answers (serviceaccounts/token) */
   serviceAccountTokens?: ServiceAccountTokenIssuer;
+  /** receives the reader of service accounts, pods, secrets and nodes the token authenticator checks tokens against */
+  bindServiceAccountTokenGetter?: (getter: ServiceAccountTokenGetter) => void;
+  /** /.well-known/openid-configuration and /openid/v1/jwks; unset when the issuer is no https URL, as in kube */
+  openIdMetadata?: OpenIdMetadata;
   /** how long SIGTERM waits for in-flight requests */
   shutdownTimeoutMs?: number;
   /** record admission coverage and write it here (periodically and on shutdown); not a kube-apiserver flag */
@@ -161,6 +167,18 @@ export class ApiServer {
         compileMatchCondition: compileWebhookMatchCondition(this.cel),
       }),
     );
+    config.bindServiceAccountTokenGetter?.(this.serviceAccountTokenGetter());
+  }
+
+  /** kube's token getter reads its informers' caches, falling back to a live read; the store is both here. */
+  private serviceAccountTokenGetter(): ServiceAccountTokenGetter {
+    const get = (resource: string, namespace: string, name: string) => this.storeFor(this.index.lookup('', 'v1', resource)!).get(newRequestContext(systemUser, namespace), name);
+    return {
+      getServiceAccount: (ns, name) => get('serviceaccounts', ns, name),
+      getPod: (ns, name) => get('pods', ns, name),
+      getSecret: (ns, name) => get('secrets', ns, name),
+      getNode: (name) => get('nodes', '', name),
+    };
   }
 
   storeFor(info: ResourceInfo): ResourceStore {
@@ -436,6 +454,7 @@ export class ApiServer {
       metrics: this.metrics,
       health: this.health,
       gitVersion: kubernetesGitVersion,
+      ...(config.openIdMetadata ? { openIdMetadata: config.openIdMetadata } : {}),
       ...(this.audit ? { audit: auditFilter(this.audit) } : {}),
       ...(this.coverage ? { admissionCoverage: () => this.admissionCoverageReport() } : {}),
       ...(this.manifestControllers.size ? { readinessGate: readinessGate({ ready: () => this.manifestsSynced(), loaded: this.manifestsLoaded }) } : {}),

@@ -1,15 +1,19 @@
 // `kah serve` / `node dist/server/main.js`: kube-apiserver flags in, a serving apiserver out.
 // Startup failures print one line per problem on stderr and exit 1, with nothing left listening.
-import { loadSigningKey, newTokenIssuer } from './endpoints/subresources/token-request.js';
+import { loadSigningKey, newTokenIssuer, type ServiceAccountTokenIssuer } from './endpoints/subresources/token-request.js';
 import type { KeyObject } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { isIPv6 } from 'node:net';
+import { isIP, isIPv6 } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adminUser, defaultServingHosts, ensureServingBundle, writeKubeconfig } from '../certs/index.js';
 import { ApiServer } from './apiserver.js';
 import { loadAuthenticator } from './authn/index.js';
+import { deferredTokenGetter, ServiceAccountTokenAuthenticator } from './authn/service-account-token.js';
+import { newOpenIdMetadata } from './serviceaccount/openid-metadata.js';
+import { loadPublicKeyFiles, staticPublicKeys, toServiceAccountKeys, type PublicKeysGetter } from './serviceaccount/public-keys.js';
 import { loadAuthorizer } from './authz/index.js';
 import { answerVirtualResource } from './endpoints/virtual-resources.js';
 import { newLogger, type Logger } from './log.js';
@@ -73,26 +77,94 @@ function servingHosts(bindAddress: string, externalHostname: string | undefined)
   return [...hosts].filter(Boolean);
 }
 
+/**
+ * kube-apiserver serves <cert-dir>/apiserver.crt and apiserver.key when they are there (MaybeDefaultWithSelfSignedCerts
+ * generates them only when missing); controller-runtime's envtest writes them, signed by its own CA, before it starts
+ * the server. A pair this server did not generate (no ca.crt beside it) is served as is, and the generated CA and
+ * admin certificate go to a subdirectory instead, leaving the given files untouched.
+ */
+function givenServingPair(o: ServerOptions): { certFile: string; keyFile: string; bundleDir: string } | undefined {
+  const dir = o.secureServing.certDir;
+  const certFile = path.join(dir, 'apiserver.crt');
+  const keyFile = path.join(dir, 'apiserver.key');
+  if (o.secureServing.certFile || !existsSync(certFile) || !existsSync(keyFile) || existsSync(path.join(dir, 'ca.crt'))) return undefined;
+  return { certFile, keyFile, bundleDir: path.join(dir, 'kah') };
+}
+
 /** Everything a start reads or generates before it can serve: admission configuration, certificates, authn/authz. */
 async function prepareServing(o: ServerOptions, log: Logger) {
   const admissionConfig = await loadAdmissionConfig(o);
-  const ensured = await ensureServingBundle(o.secureServing.certDir, { hosts: servingHosts(o.secureServing.bindAddress, o.externalHostname) });
+  const given = givenServingPair(o);
+  const ensured = await ensureServingBundle(given?.bundleDir ?? o.secureServing.certDir, {
+    hosts: servingHosts(o.secureServing.bindAddress, o.externalHostname),
+  });
   if (!ensured.ok) throw new StartupError([ensured.error]);
   const bundle = ensured.bundle;
   if (bundle.generated.length) log.info('generated certificates', { dir: bundle.dir, generated: bundle.generated, reasons: bundle.reasons });
-  const certPem = (await readOptional(o.secureServing.certFile)) ?? bundle.serving.cert;
-  const keyPem = (await readOptional(o.secureServing.keyFile)) ?? bundle.serving.key;
+  if (given) log.info('serving the certificate found in --cert-dir', { cert: given.certFile, key: given.keyFile });
+  const certPem = (await readOptional(o.secureServing.certFile ?? given?.certFile)) ?? bundle.serving.cert;
+  const keyPem = (await readOptional(o.secureServing.keyFile ?? given?.keyFile)) ?? bundle.serving.key;
   // The admin client certificate is signed by the generated CA, so that CA authenticates clients unless
   // --client-ca-file names another one.
   const clientCaPem = (await readOptional(o.authentication.clientCAFile)) ?? bundle.ca.cert;
-  const authnResult = await loadAuthenticator({ clientCertificates: true, tokenAuthFile: o.authentication.tokenAuthFile, anonymous: o.authentication.anonymous });
+  const serviceAccounts = serviceAccountAuthentication(o, bundle.dir);
+  const authnResult = await loadAuthenticator({
+    clientCertificates: true,
+    tokenAuthFile: o.authentication.tokenAuthFile,
+    anonymous: o.authentication.anonymous,
+    apiAudiences: o.authentication.apiAudiences,
+    serviceAccountTokens: serviceAccounts.authenticator,
+  });
   const authzResult = await loadAuthorizer({ modes: o.authorization.modes, policyFile: o.authorization.policyFile });
   const problems = [...(authnResult.ok ? [] : authnResult.errors), ...(authzResult.ok ? [] : authzResult.errors)];
   if (!authnResult.ok || !authzResult.ok) throw new StartupError(problems);
   for (const w of [...authnResult.warnings, ...authzResult.warnings]) log.info('configuration warning', { warning: w });
   const authn = authnResult.authenticator;
   const authz = authzResult.authorizer;
-  return { admissionConfig, bundle, certPem, keyPem, clientCaPem, authn, authz };
+  return { admissionConfig, bundle, certPem, keyPem, clientCaPem, authn, authz, serviceAccounts };
+}
+
+/**
+ * The service-account token machinery kube-apiserver builds from its flags: the signing key (read at startup when
+ * given, generated in --cert-dir on first use otherwise), the verifying keys (--service-account-key-file, defaulting
+ * to the signing key as kube's options completion does), the authenticator, and issuer discovery.
+ */
+function serviceAccountAuthentication(o: ServerOptions, certDir: string) {
+  const a = o.authentication;
+  const issuer = newTokenIssuer(a.serviceAccountIssuers[0] ?? '', a.apiAudiences, signingKeyLoader(a.serviceAccountSigningKeyFile, certDir));
+  let keys: PublicKeysGetter;
+  if (a.serviceAccountKeyFiles.length) {
+    const loaded = loadPublicKeyFiles(a.serviceAccountKeyFiles);
+    if (!loaded.ok) throw new StartupError(loaded.errors);
+    keys = staticPublicKeys(() => loaded.keys);
+  } else {
+    keys = staticPublicKeys(() => toServiceAccountKeys([issuer.key]));
+  }
+  const objects = deferredTokenGetter();
+  const authenticator = new ServiceAccountTokenAuthenticator({
+    issuers: a.serviceAccountIssuers,
+    keys,
+    implicitAudiences: a.apiAudiences,
+    ...(a.serviceAccountLookup ? { getter: objects.getter } : {}),
+  });
+  return { issuer, keys, authenticator, bindObjects: objects.bind };
+}
+
+/** kube's ExternalAddress: the advertise address (else the bind address, else loopback) and the secure port. */
+function externalHost(o: ServerOptions): string {
+  const bind = o.secureServing.bindAddress;
+  const host = o.advertiseAddress ?? (bind === '0.0.0.0' || bind === '::' ? '127.0.0.1' : bind);
+  return isIP(host) === 6 ? `[${host}]` : host;
+}
+
+function openIdMetadataFor(o: ServerOptions, issuer: ServiceAccountTokenIssuer, keys: PublicKeysGetter, port: () => number, log: Logger) {
+  const r = newOpenIdMetadata(issuer.issuer, o.authentication.serviceAccountJwksUri ?? '', () => `${externalHost(o)}:${port()}`, keys);
+  // kube-apiserver logs the reason and serves no discovery endpoints
+  if (!r.ok) {
+    log.info('not serving service account issuer discovery', { error: r.error });
+    return undefined;
+  }
+  return r.metadata;
 }
 
 /** Builds and starts the server; resolves with it once it listens. Throws StartupError for bad configuration. */
@@ -118,7 +190,9 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
     );
     throw err;
   });
-  const { admissionConfig, bundle, certPem, keyPem, clientCaPem, authn, authz } = prepared;
+  const { admissionConfig, bundle, certPem, keyPem, clientCaPem, authn, authz, serviceAccounts } = prepared;
+  let listeningPort = o.secureServing.port;
+  const openIdMetadata = openIdMetadataFor(o, serviceAccounts.issuer, serviceAccounts.keys, () => listeningPort, log);
   const serviceResolver = serviceResolverFor(o.admission.serviceResolver);
   const storage = await storageBuilt;
   const server = await ApiServer.start({
@@ -134,7 +208,9 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
     virtual: (info, body, req) => answerVirtualResource(info, body, req, { authn, authz }),
     log,
     auditLogPath: o.audit.logPath,
-    serviceAccountTokens: newTokenIssuer(o.authentication.serviceAccountIssuers[0] ?? '', o.authentication.apiAudiences, signingKeyLoader(o.authentication.serviceAccountSigningKeyFile, bundle.dir)),
+    serviceAccountTokens: serviceAccounts.issuer,
+    bindServiceAccountTokenGetter: serviceAccounts.bindObjects,
+    ...(openIdMetadata ? { openIdMetadata } : {}),
     featureGates: o.featureGates,
     staticManifests: staticManifestDirs(admissionConfig),
     ...(o.admissionCoverage ? { admissionCoverageFile: path.resolve(o.admissionCoverage) } : {}),
@@ -148,6 +224,7 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
     const listening = err.syscall === 'listen';
     throw new StartupError([listening ? `failed to listen on ${o.secureServing.bindAddress}:${o.secureServing.port}: ${err.message}` : err.message]);
   });
+  listeningPort = server.port;
   const loaded = await server.manifestsLoaded;
   if (!loaded.ok) {
     // Nothing was admitted without them (the readiness gate held every resource request): stop, report, exit 1.
@@ -173,7 +250,8 @@ export async function runServer(argv: string[]): Promise<void> {
     return;
   }
   if (parsed.options.help) {
-    process.stdout.write(serverOptionsUsage('kah serve'));
+    // the envtest launcher (kah envtest-assets) runs this as kube-apiserver
+    process.stdout.write(serverOptionsUsage(process.env['KAH_COMMAND_PATH'] || 'kah serve'));
     return;
   }
   for (const w of parsed.warnings) process.stderr.write(`Warning: ${w}\n`);

@@ -70,9 +70,9 @@ describe('the authenticator chain', () => {
       { headers: { authorization: 'Bearer nope' }, clientCert: { verified: false, commonName: 'x', organizations: [], verifyError: 'E' } },
       { status: 401, reason: '[verifying certificate CN=x failed: E, invalid bearer token]' },
     ],
-  ])('%s', (_name, cfg, req, expected) => {
+  ])('%s', async (_name, cfg, req, expected) => {
     const authn = buildAuthenticator({ clientCertificates: true, tokens, anonymous: true, ...cfg });
-    const r = authn.authenticate(req);
+    const r = await authn.authenticate(req);
     if ('status' in expected) {
       expect(r.ok).toBe(false);
       if (r.ok) return;
@@ -84,33 +84,33 @@ describe('the authenticator chain', () => {
     }
   });
 
-  it('warns about a space before the token, as kube does, and ignores the header', () => {
-    const r = buildAuthenticator({ clientCertificates: false, tokens, anonymous: true }).authenticate({ headers: { authorization: 'Bearer  alice-token' } });
+  it('warns about a space before the token, as kube does, and ignores the header', async () => {
+    const r = await buildAuthenticator({ clientCertificates: false, tokens, anonymous: true }).authenticate({ headers: { authorization: 'Bearer  alice-token' } });
     expect(r).toMatchObject({ ok: true, method: 'anonymous', warnings: [invalidTokenWithSpaceWarning] });
   });
 
-  it('does not add system:authenticated twice', () => {
-    const r = buildAuthenticator({ clientCertificates: true, anonymous: false }).authenticate({ headers: {}, clientCert: verifiedCert('x', ['system:authenticated']) });
+  it('does not add system:authenticated twice', async () => {
+    const r = await buildAuthenticator({ clientCertificates: true, anonymous: false }).authenticate({ headers: {}, clientCert: verifiedCert('x', ['system:authenticated']) });
     expect(r.ok && r.user.groups).toEqual(['system:authenticated']);
   });
 
-  it('does not hand out the token file user object to be mutated', () => {
+  it('does not hand out the token file user object to be mutated', async () => {
     const authn = buildAuthenticator({ clientCertificates: false, tokens, anonymous: false });
-    const first = authn.authenticate({ headers: { authorization: 'Bearer alice-token' } });
+    const first = await authn.authenticate({ headers: { authorization: 'Bearer alice-token' } });
     if (first.ok) first.user.groups!.push('hacked');
-    const second = authn.authenticate({ headers: { authorization: 'Bearer alice-token' } });
+    const second = await authn.authenticate({ headers: { authorization: 'Bearer alice-token' } });
     expect(second.ok && second.user.groups).toEqual(['dev', 'ops', 'system:authenticated']);
   });
 
   describe('with API audiences', () => {
     const authn = buildAuthenticator({ clientCertificates: false, tokens, anonymous: true, apiAudiences: ['https://kubernetes.default.svc'] });
 
-    it('marks token users with the API audiences', () => {
-      expect(authn.authenticate({ headers: { authorization: 'Bearer alice-token' } })).toMatchObject({ ok: true, audiences: ['https://kubernetes.default.svc'] });
+    it('marks token users with the API audiences', async () => {
+      expect(await authn.authenticate({ headers: { authorization: 'Bearer alice-token' } })).toMatchObject({ ok: true, audiences: ['https://kubernetes.default.svc'] });
     });
 
-    it('rejects a token asked for another audience', () => {
-      expect(authn.authenticate({ headers: { authorization: 'Bearer alice-token' }, audiences: ['vault'] })).toMatchObject({ ok: false, reason: 'invalid bearer token' });
+    it('rejects a token asked for another audience', async () => {
+      expect(await authn.authenticate({ headers: { authorization: 'Bearer alice-token' }, audiences: ['vault'] })).toMatchObject({ ok: false, reason: 'invalid bearer token' });
     });
   });
 });

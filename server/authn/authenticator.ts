@@ -25,6 +25,8 @@ export interface AuthenticatorConfig {
    * (whose service-account authenticator rejects tokens it does not know).
    */
   tokens?: TokenAuthenticator;
+  /** service-account JWTs (--service-account-issuer and its keys), after the token file as in kube's union */
+  serviceAccountTokens?: TokenAuthenticator;
   /** --anonymous-auth */
   anonymous: boolean;
   /** --api-audiences; empty by default */
@@ -52,17 +54,19 @@ export class UnionAuthenticator implements Authenticator {
     this.handlers = [];
     if (cfg.clientCertificates) this.handlers.push(new X509Authenticator());
     this.apiAudiences = cfg.apiAudiences ?? [];
-    this.handlers.push(new BearerTokenAuthenticator(cfg.tokens ?? new TokenFileAuthenticator(new Map()), this.apiAudiences));
+    const tokens: TokenAuthenticator[] = [cfg.tokens ?? new TokenFileAuthenticator(new Map())];
+    if (cfg.serviceAccountTokens) tokens.push(cfg.serviceAccountTokens);
+    this.handlers.push(new BearerTokenAuthenticator(tokens, this.apiAudiences));
     this.anonymous = cfg.anonymous;
   }
 
-  authenticate(req: AuthenticationRequest): AuthenticationResult {
+  async authenticate(req: AuthenticationRequest): Promise<AuthenticationResult> {
     const warnings: string[] = [];
     const errs: string[] = [];
     // The authentication filter puts the API audiences on every request that does not bring its own.
     const audReq: AuthenticationRequest = req.audiences === undefined && this.apiAudiences.length > 0 ? { ...req, audiences: this.apiAudiences } : req;
     for (const h of this.handlers) {
-      const r = h.authenticateRequest(audReq, warnings);
+      const r = await h.authenticateRequest(audReq, warnings);
       if (r.kind === 'error') {
         errs.push(r.error);
         continue;
@@ -92,6 +96,7 @@ export interface AuthenticatorFiles {
   tokenAuthFile?: string | undefined;
   anonymous: boolean;
   apiAudiences?: readonly string[];
+  serviceAccountTokens?: TokenAuthenticator;
 }
 
 export type LoadAuthenticatorResult = { ok: true; authenticator: Authenticator; warnings: string[] } | { ok: false; errors: string[] };
@@ -100,6 +105,7 @@ export type LoadAuthenticatorResult = { ok: true; authenticator: Authenticator; 
 export async function loadAuthenticator(cfg: AuthenticatorFiles): Promise<LoadAuthenticatorResult> {
   const base: AuthenticatorConfig = { clientCertificates: cfg.clientCertificates, anonymous: cfg.anonymous };
   if (cfg.apiAudiences) base.apiAudiences = cfg.apiAudiences;
+  if (cfg.serviceAccountTokens) base.serviceAccountTokens = cfg.serviceAccountTokens;
   if (!cfg.tokenAuthFile) return { ok: true, authenticator: buildAuthenticator(base), warnings: [] };
   const tokens = await loadTokenFile(cfg.tokenAuthFile);
   if (!tokens.ok) return { ok: false, errors: [tokens.error] };

@@ -15,12 +15,12 @@ describe('loadAuthenticator', () => {
     const r = await loadAuthenticator({ clientCertificates: true, tokenAuthFile: join(dir, 'tokens.csv'), anonymous: false });
     if (!r.ok) throw new Error(r.errors.join('\n'));
     expect(r.warnings).toEqual([`empty token has been found in token file '${join(dir, 'tokens.csv')}', record number '2' (line 2)`]);
-    expect(r.authenticator.authenticate({ headers: { authorization: 'Bearer tok' } })).toMatchObject({ ok: true, user: { username: 'alice' } });
+    expect(await r.authenticator.authenticate({ headers: { authorization: 'Bearer tok' } })).toMatchObject({ ok: true, user: { username: 'alice' } });
   });
 
   it('works without a token file', async () => {
     const r = await loadAuthenticator({ clientCertificates: false, anonymous: true });
-    expect(r.ok && r.authenticator.authenticate({ headers: {} })).toMatchObject({ ok: true, method: 'anonymous' });
+    expect(r.ok && (await r.authenticator.authenticate({ headers: {} }))).toMatchObject({ ok: true, method: 'anonymous' });
   });
 
   it.each<[string, string, string]>([

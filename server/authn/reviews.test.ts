@@ -9,8 +9,8 @@ const authenticator = buildAuthenticator({ clientCertificates: true, tokens: tok
 const review = (spec: unknown, extra: Record<string, unknown> = {}) => ({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec, ...extra });
 
 describe('TokenReview', () => {
-  it('authenticates a known token with the groups requests get', () => {
-    const r = answerTokenReview(review({ token: 'alice-token' }), { authenticator });
+  it('authenticates a known token with the groups requests get', async () => {
+    const r = await answerTokenReview(review({ token: 'alice-token' }), { authenticator });
     expect(r).toEqual({
       ok: true,
       review: {
@@ -23,24 +23,24 @@ describe('TokenReview', () => {
     });
   });
 
-  it('reports an unknown token with kube error text and an empty user', () => {
-    const r = answerTokenReview(review({ token: 'nope' }), { authenticator });
+  it('reports an unknown token with kube error text and an empty user', async () => {
+    const r = await answerTokenReview(review({ token: 'nope' }), { authenticator });
     expect(r.ok && r.review.status).toEqual({ user: {}, error: 'invalid bearer token' });
   });
 
-  it('keeps the request version', () => {
-    const r = answerTokenReview({ apiVersion: 'authentication.k8s.io/v1beta1', kind: 'TokenReview', spec: { token: 'alice-token' } }, { authenticator });
+  it('keeps the request version', async () => {
+    const r = await answerTokenReview({ apiVersion: 'authentication.k8s.io/v1beta1', kind: 'TokenReview', spec: { token: 'alice-token' } }, { authenticator });
     expect(r.ok && r.review.apiVersion).toBe('authentication.k8s.io/v1beta1');
   });
 
-  it('rejects a token asked for audiences the token file cannot vouch for', () => {
-    const r = answerTokenReview(review({ token: 'alice-token', audiences: ['vault'] }), { authenticator });
+  it('rejects a token asked for audiences the token file cannot vouch for', async () => {
+    const r = await answerTokenReview(review({ token: 'alice-token', audiences: ['vault'] }), { authenticator });
     expect(r.ok && r.review.status).toEqual({ user: {}, error: 'invalid bearer token' });
   });
 
-  it('answers with the matching API audiences', () => {
+  it('answers with the matching API audiences', async () => {
     const withAuds = buildAuthenticator({ clientCertificates: false, tokens: tokenFile.authenticator, anonymous: false, apiAudiences: ['api', 'other'] });
-    const r = answerTokenReview(review({ token: 'alice-token', audiences: ['api'] }), { authenticator: withAuds, apiAudiences: ['api', 'other'] });
+    const r = await answerTokenReview(review({ token: 'alice-token', audiences: ['api'] }), { authenticator: withAuds, apiAudiences: ['api', 'other'] });
     expect(r.ok && r.review.status).toMatchObject({ authenticated: true, audiences: ['api'] });
   });
 
@@ -51,8 +51,8 @@ describe('TokenReview', () => {
     ['a token that is not a string', review({ token: 5 }), {}, 400, 'TokenReview in version "v1" cannot be handled as a TokenReview: json: cannot unmarshal number into Go struct field TokenReviewSpec.spec.token of type string'],
     ['audiences that are not a list', review({ token: 'x', audiences: 'a' }), {}, 400, 'TokenReview in version "v1" cannot be handled as a TokenReview: json: cannot unmarshal string into Go struct field TokenReviewSpec.spec.audiences of type []string'],
     ['a spec that is not an object', review([1]), {}, 400, 'TokenReview in version "v1" cannot be handled as a TokenReview: json: cannot unmarshal array into Go struct field TokenReview.spec of type v1.TokenReviewSpec'],
-  ])('rejects %s', (_name, body, ctx, code, message) => {
-    const r = answerTokenReview(body, { authenticator, ...ctx });
+  ])('rejects %s', async (_name, body, ctx, code, message) => {
+    const r = await answerTokenReview(body, { authenticator, ...ctx });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.status).toMatchObject({ code, message, reason: 'BadRequest' });
   });

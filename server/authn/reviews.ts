@@ -65,7 +65,7 @@ export interface TokenReviewContext {
   apiAudiences?: readonly string[];
 }
 
-export function answerTokenReview(body: unknown, ctx: TokenReviewContext): ReviewResult<TokenReview> {
+export async function answerTokenReview(body: unknown, ctx: TokenReviewContext): Promise<ReviewResult<TokenReview>> {
   const b = reviewBody(body, 'TokenReview');
   if (!b.ok) return b;
   const apiVersion = apiVersionOf(b.obj);
@@ -86,7 +86,7 @@ export function answerTokenReview(body: unknown, ctx: TokenReviewContext): Revie
   if (!spec.token) return { ok: false, error: errors.badRequest('token is required for TokenReview in authentication') };
 
   const auds = spec.audiences && spec.audiences.length ? spec.audiences : (ctx.apiAudiences ?? []);
-  const result = ctx.authenticator.authenticate({ headers: { authorization: `Bearer ${spec.token}` }, ...(auds.length ? { audiences: auds } : {}) });
+  const result = await ctx.authenticator.authenticate({ headers: { authorization: `Bearer ${spec.token}` }, ...(auds.length ? { audiences: auds } : {}) });
   const status: TokenReviewStatus = { user: {} };
   if (result.ok) {
     if (auds.length && result.audiences && !result.audiences.some((a) => auds.includes(a))) {

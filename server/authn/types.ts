@@ -40,11 +40,17 @@ export type AuthenticatorResponse =
 export interface RequestAuthenticator {
   /** for logs and the result's `method` */
   readonly name: AuthenticationMethod;
-  authenticateRequest(req: AuthenticationRequest, warnings: string[]): AuthenticatorResponse;
+  authenticateRequest(req: AuthenticationRequest, warnings: string[]): AuthenticatorResponse | Promise<AuthenticatorResponse>;
 }
 
 export interface TokenAuthenticator {
-  authenticateToken(token: string): AuthenticatorResponse;
+  /**
+   * audience-aware authenticators (service-account tokens) check `audiences` themselves; the others are wrapped as
+   * kube's WrapAudienceAgnosticToken does (good for the API audiences only)
+   */
+  readonly audienceAware?: boolean;
+  /** answers synchronously when it can (the token file), asynchronously when it reads objects (service accounts) */
+  authenticateToken(token: string, audiences?: readonly string[]): AuthenticatorResponse | Promise<AuthenticatorResponse>;
 }
 
 export type AuthenticationMethod = 'x509' | 'token' | 'anonymous';
@@ -56,5 +62,5 @@ export type AuthenticationResult =
   | { ok: false; status: StatusError; reason: string; warnings: string[] };
 
 export interface Authenticator {
-  authenticate(req: AuthenticationRequest): AuthenticationResult;
+  authenticate(req: AuthenticationRequest): Promise<AuthenticationResult>;
 }

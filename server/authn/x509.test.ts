@@ -35,7 +35,7 @@ describe('x509 authentication over a real TLS connection', () => {
     ca = await generateCA();
     const serving = await issueServingCert(ca);
     server = https.createServer({ key: serving.key, cert: serving.cert, ca: ca.cert, requestCert: true, rejectUnauthorized: false }, (req, res) => {
-      res.end(JSON.stringify(authn.authenticate({ headers: req.headers, clientCert: clientCertFromSocket(req.socket as TLSSocket) })));
+      void authn.authenticate({ headers: req.headers, clientCert: clientCertFromSocket(req.socket as TLSSocket) }).then((r) => res.end(JSON.stringify(r)));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;

@@ -21,7 +21,7 @@ export interface VirtualResourceDeps {
 export async function answerVirtualResource(info: ResourceInfo, body: KubeObject, req: { user: UserInfo; requestInfo: RequestInfo }, deps: VirtualResourceDeps): Promise<KubeObject> {
   const { user } = req;
   const namespace = req.requestInfo.namespace;
-  const result = (() => {
+  const result = await (async () => {
     switch (info.resource) {
       case 'tokenreviews':
         return answerTokenReview(body, { authenticator: deps.authn, namespace });

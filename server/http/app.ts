@@ -8,6 +8,7 @@ import type { ApiContext } from '../endpoints/api-context.js';
 import { discoveryRouter } from '../endpoints/discovery.js';
 import { openapiRouter } from '../endpoints/openapi.js';
 import { restHandler } from '../endpoints/rest.js';
+import { jwksContentType, jwksPath, openIdCacheControl, openIdConfigPath, type OpenIdMetadata } from '../serviceaccount/openid-metadata.js';
 import type { ApiserverMetrics } from '../metrics/registry.js';
 import { bodyNestingLimit, maxRequestBodyBytes, rawBodyReader } from './body.js';
 import { authenticationFilter, authorizationFilter, metricsFilter, requestDeadlineFilter, requestInfoFilter } from './filters.js';
@@ -35,6 +36,15 @@ export interface AppDeps {
   audit?: RequestHandler;
   /** the admission coverage report as of now (--admission-coverage), served at /debug/admission-coverage */
   admissionCoverage?: () => unknown;
+  /** service account issuer discovery, when the issuer allows it */
+  openIdMetadata?: OpenIdMetadata;
+}
+
+/** routes/openidmetadata.go: the bytes as rendered, kube's content type and cache header (no charset added). */
+function serveOpenIdDocument(res: Response, contentType: string, body: string): void {
+  res.status(200).setHeader('Content-Type', contentType);
+  res.setHeader('Cache-Control', openIdCacheControl);
+  res.end(Buffer.from(body));
 }
 
 export function buildApp(deps: AppDeps): express.Express {
@@ -78,6 +88,11 @@ export function buildApp(deps: AppDeps): express.Express {
   const coverage = deps.admissionCoverage;
   // a non-resource path like /metrics: authenticated and authorized as `get` on it (kube's /debug/* paths are too)
   if (coverage) app.get('/debug/admission-coverage', (_req, res) => void res.type('application/json').send(JSON.stringify(coverage())));
+  const openid = deps.openIdMetadata;
+  if (openid) {
+    app.get(openIdConfigPath, (_req, res) => serveOpenIdDocument(res, 'application/json', openid.config()));
+    app.get(jwksPath, (_req, res) => serveOpenIdDocument(res, jwksContentType, openid.keyset()));
+  }
   app.use(discoveryRouter(deps.api.index, { gitVersion: deps.gitVersion }));
   app.use(openapiRouter(deps.api.index));
   app.use((req, res) => {

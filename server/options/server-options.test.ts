@@ -17,7 +17,13 @@ describe('parseServerOptions defaults', () => {
     const o = parseOk([]);
     expect(o.secureServing).toEqual({ port: 6443, bindAddress: '127.0.0.1', certDir: 'certs/generated' });
     // AlwaysAllow (the default mode) turns anonymous authentication off, as kube-apiserver's ApplyAuthorization
-    expect(o.authentication).toEqual({ anonymous: false, serviceAccountIssuers: ['https://kubernetes.default.svc.cluster.local'], apiAudiences: ['https://kubernetes.default.svc.cluster.local'] });
+    expect(o.authentication).toEqual({
+      anonymous: false,
+      serviceAccountIssuers: ['https://kubernetes.default.svc.cluster.local'],
+      apiAudiences: ['https://kubernetes.default.svc.cluster.local'],
+      serviceAccountKeyFiles: [],
+      serviceAccountLookup: true,
+    });
     expect(o.authorization).toEqual({ modes: ['AlwaysAllow'] });
     expect(o.etcd).toEqual({ storageBackend: 'memory', servers: [], prefix: '/registry' });
     expect(o.admission.plugins).toEqual([
@@ -98,8 +104,13 @@ describe('parseServerOptions flag forms', () => {
     ['-vN', ['-v2'], (o) => o.verbosity, 2],
     ['--v', ['--v=3'], (o) => o.verbosity, 3],
     ['files', ['--tls-cert-file=a.crt', '--tls-private-key-file=a.key'], (o) => [o.secureServing.certFile, o.secureServing.keyFile], ['a.crt', 'a.key']],
-    ['client CA and tokens', ['--client-ca-file=ca.crt', '--token-auth-file=t.csv', '--anonymous-auth=false'], (o) => o.authentication, { clientCAFile: 'ca.crt', tokenAuthFile: 't.csv', anonymous: false, serviceAccountIssuers: ['https://kubernetes.default.svc.cluster.local'], apiAudiences: ['https://kubernetes.default.svc.cluster.local'] }],
-    ['service account issuer, key and audiences', ['--service-account-issuer=https://a', '--service-account-issuer=https://b', '--service-account-signing-key-file=sa.key', '--api-audiences=x,y'], (o) => o.authentication, { anonymous: false, serviceAccountIssuers: ['https://a', 'https://b'], serviceAccountSigningKeyFile: 'sa.key', apiAudiences: ['x', 'y'] }],
+    ['client CA and tokens', ['--client-ca-file=ca.crt', '--token-auth-file=t.csv', '--anonymous-auth=false'], (o) => o.authentication, { clientCAFile: 'ca.crt', tokenAuthFile: 't.csv', anonymous: false, serviceAccountIssuers: ['https://kubernetes.default.svc.cluster.local'], apiAudiences: ['https://kubernetes.default.svc.cluster.local'], serviceAccountKeyFiles: [], serviceAccountLookup: true }],
+    ['service account issuer, key and audiences', ['--service-account-issuer=https://a', '--service-account-issuer=https://b', '--service-account-signing-key-file=sa.key', '--api-audiences=x,y'], (o) => o.authentication, { anonymous: false, serviceAccountIssuers: ['https://a', 'https://b'], serviceAccountSigningKeyFile: 'sa.key', apiAudiences: ['x', 'y'], serviceAccountKeyFiles: [], serviceAccountLookup: true }],
+    // pflag's stringArray: every use appends one file, commas included
+    ['service account key files', ['--service-account-key-file=a,b.pem', '--service-account-key-file', 'c.pem'], (o) => o.authentication.serviceAccountKeyFiles, ['a,b.pem', 'c.pem']],
+    ['service account lookup off', ['--service-account-lookup=false'], (o) => o.authentication.serviceAccountLookup, false],
+    ['jwks uri and advertise address', ['--service-account-jwks-uri=https://x/jwks', '--advertise-address=10.1.2.3'], (o) => [o.authentication.serviceAccountJwksUri, o.advertiseAddress], ['https://x/jwks', '10.1.2.3']],
+    ['RBAC and Node modes (envtest passes RBAC)', ['--authorization-mode=Node,RBAC'], (o) => o.authorization.modes, ['Node', 'RBAC']],
     ['the audiences default to the first issuer', ['--service-account-issuer=https://a', '--service-account-issuer=https://b'], (o) => o.authentication.apiAudiences, ['https://a']],
     ['admission config', ['--admission-control-config-file', '/etc/ac.yaml'], (o) => o.admission.configFile, '/etc/ac.yaml'],
     ['audit log', ['--audit-log-path=-'], (o) => o.audit.logPath, '-'],
@@ -169,6 +180,9 @@ describe('parseServerOptions errors, as pflag and cobra print them', () => {
     ['policy file without ABAC', ['--authorization-policy-file=p'], ['cannot specify --authorization-policy-file without mode ABAC']],
     ['unknown mode', ['--authorization-mode=Magic'], ['authorization-mode "Magic" is not a valid mode']],
     ['kube mode this server lacks', ['--authorization-mode=Node,RBAC,Webhook'], ['authorization-mode "Webhook" is not supported by this apiserver (supported: AlwaysAllow, AlwaysDeny, ABAC, RBAC, Node)']],
+    ['an issuer with a colon that is no URL', ['--service-account-issuer=https://a b:x'], ["service-account-issuer contained a ':' but was not a valid URL: https://a b:x"]],
+    ['a duplicate issuer', ['--service-account-issuer=https://a', '--service-account-issuer=https://a'], ['service-account-issuer "https://a" is already specified']],
+    ['a jwks uri without https', ['--service-account-jwks-uri=http://x/jwks'], ['service-account-jwks-uri requires https scheme']],
     ['empty mode list', ['--authorization-mode='], ['at least one authorization-mode must be passed']],
     ['duplicate mode', ['--authorization-mode=AlwaysDeny,AlwaysDeny'], ['authorization-mode ["AlwaysDeny" "AlwaysDeny"] has mode specified more than once']],
     ['cert without key', ['--tls-cert-file=a.crt'], ['missing filename for serving cert']],
@@ -242,5 +256,49 @@ describe('--webhook-service-resolver', () => {
     expect(parseErrors(['--webhook-service-resolver=ns/a=127.0.0.1:1', '--webhook-service-resolver=ns/a:443=127.0.0.1:2'])).toEqual([
       '--webhook-service-resolver maps service ns/a:443 more than once',
     ]);
+  });
+});
+
+describe('kube-apiserver flags accepted and ignored (controller-runtime envtest)', () => {
+  // pkg/internal/testing/controlplane/apiserver.go defaultArgs, as envtest renders them
+  const envtestArgs = [
+    '--allow-privileged=true',
+    '--authorization-mode=RBAC',
+    '--bind-address=127.0.0.1',
+    '--cert-dir=/tmp/k8s_test_framework_1',
+    '--client-ca-file=/tmp/k8s_test_framework_1/client-cert-auth-ca.crt',
+    '--disable-admission-plugins=ServiceAccount',
+    '--etcd-servers=http://127.0.0.1:2379',
+    '--secure-port=40000',
+    '--service-account-issuer=https://127.0.0.1:40000/',
+    '--service-account-key-file=/tmp/k8s_test_framework_1/sa-signer.crt',
+    '--service-account-signing-key-file=/tmp/k8s_test_framework_1/sa-signer.key',
+    '--service-cluster-ip-range=10.0.0.0/24',
+  ];
+
+  it("parses envtest's argument list and names the flags it ignores in one warning", () => {
+    const r = parseServerOptions(envtestArgs);
+    if (!r.ok) throw new Error(r.errors.join('\n'));
+    expect(r.options.ignoredFlags).toEqual(['allow-privileged', 'service-cluster-ip-range']);
+    expect(r.warnings).toEqual(['accepted and ignored (not modelled by this apiserver): --allow-privileged, --service-cluster-ip-range']);
+    expect(r.options.authorization.modes).toEqual(['RBAC']);
+    expect(r.options.authentication.serviceAccountKeyFiles).toEqual(['/tmp/k8s_test_framework_1/sa-signer.crt']);
+  });
+
+  it('still parses an ignored flag by its type, with pflag texts', () => {
+    expect(parseErrors(['--allow-privileged=maybe'])).toEqual(['invalid argument "maybe" for "--allow-privileged" flag: strconv.ParseBool: parsing "maybe": invalid syntax']);
+    expect(parseErrors(['--event-ttl=soon'])).toEqual(['invalid argument "soon" for "--event-ttl" flag: time: invalid duration "soon"']);
+    expect(parseOk(['--allow-privileged', '--event-ttl=1h']).ignoredFlags).toEqual(['allow-privileged', 'event-ttl']);
+  });
+
+  it('fails on flags kube-apiserver does not have, and on --insecure-port (removed in kube 1.24)', () => {
+    expect(parseErrors(['--no-such-flag=1'])).toEqual(['unknown flag: --no-such-flag']);
+    expect(parseErrors(['--insecure-port=0'])).toEqual(['unknown flag: --insecure-port']);
+  });
+
+  it('lists the ignored flags in --help, and no --insecure-port', () => {
+    const help = serverOptionsUsage();
+    expect(help).toMatch(/^ {6}--service-cluster-ip-range string +Accepted for kube-apiserver compatibility and ignored/m);
+    expect(help).not.toMatch(/^\s*--insecure-port\b/m);
   });
 });

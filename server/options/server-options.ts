@@ -7,6 +7,7 @@ import { defaultFeatureGates, featureGatesHelp, parseFeatureGates, type FeatureG
 import { FlagSet } from './flagset.js';
 import { readFlagCsv } from './go-csv.js';
 import { goQuote, goQuoteList, parseGoBool, parseGoInt } from './go-strconv.js';
+import { defineIgnoredKubeFlags } from './ignored-flags.js';
 
 export type AuthorizationMode = 'AlwaysAllow' | 'AlwaysDeny' | 'ABAC' | 'RBAC' | 'Node';
 export const supportedAuthorizationModes: readonly AuthorizationMode[] = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'RBAC', 'Node'];
@@ -53,7 +54,17 @@ export interface ServerOptions {
     serviceAccountSigningKeyFile?: string;
     /** --api-audiences; unset, the issuers are the audiences (as kube defaults them) */
     apiAudiences: string[];
+    /** --service-account-key-file; empty: the signing key verifies (kube defaults the flag to it) */
+    serviceAccountKeyFiles: string[];
+    /** --service-account-lookup: tokens of deleted service accounts (and bound objects) stop authenticating */
+    serviceAccountLookup: boolean;
+    /** --service-account-jwks-uri; unset, https://<advertise address>:<port>/openid/v1/jwks */
+    serviceAccountJwksUri?: string;
   };
+  /** --advertise-address; unset, the bind address (127.0.0.1 when that is a wildcard) */
+  advertiseAddress?: string;
+  /** kube-apiserver flags given that this apiserver accepts and ignores, in the order given */
+  ignoredFlags: string[];
   authorization: {
     modes: AuthorizationMode[];
     policyFile?: string;
@@ -101,6 +112,11 @@ interface RawOptions {
   serviceAccountIssuers: string[];
   serviceAccountSigningKeyFile: string;
   apiAudiences: string[];
+  serviceAccountKeyFiles: string[];
+  serviceAccountLookup: boolean;
+  serviceAccountJwksUri: string;
+  advertiseAddress: string;
+  ignoredFlags: string[];
   authorizationModes: string[];
   authorizationPolicyFile: string;
   storageBackend: string;
@@ -134,6 +150,11 @@ function defaults(): RawOptions {
     serviceAccountIssuers: ['https://kubernetes.default.svc.cluster.local'],
     serviceAccountSigningKeyFile: '',
     apiAudiences: [],
+    serviceAccountKeyFiles: [],
+    serviceAccountLookup: true,
+    serviceAccountJwksUri: '',
+    advertiseAddress: '',
+    ignoredFlags: [],
     // kube-apiserver defaults to AlwaysAllow too when no mode is given; clusters set Node,RBAC.
     authorizationModes: ['AlwaysAllow'],
     authorizationPolicyFile: '',
@@ -301,6 +322,52 @@ function buildFlagSet(o: RawOptions, warnings: string[]): FlagSet {
     ),
   });
   fs.define({
+    name: 'service-account-key-file',
+    type: 'stringArray',
+    defValue: '[]',
+    usage:
+      'File containing PEM-encoded x509 RSA or ECDSA private or public keys, used to verify ServiceAccount tokens. The specified file can contain multiple keys, and the flag can be specified multiple times with different files. If unspecified, the service account signing key is used.',
+    set: (v) => {
+      // pflag's stringArray: no CSV splitting; the first use replaces the default
+      o.serviceAccountKeyFiles = [...o.serviceAccountKeyFiles, v];
+      return undefined;
+    },
+  });
+  fs.define({
+    name: 'service-account-lookup',
+    type: 'bool',
+    defValue: String(o.serviceAccountLookup),
+    noOptDefVal: 'true',
+    usage: 'If true, validate ServiceAccount tokens exist in etcd as part of authentication.',
+    set: (v) => {
+      const r = parseGoBool(v);
+      if (!r.ok) return r.error;
+      o.serviceAccountLookup = r.value;
+      return undefined;
+    },
+  });
+  str(
+    'service-account-jwks-uri',
+    'Overrides the URI for the JSON Web Key Set in the discovery doc served at /.well-known/openid-configuration. This flag is useful if the discovery doc and key set are served to relying parties from a URL other than the API server\'s external (as auto-detected or overridden with external-hostname).',
+    'serviceAccountJwksUri',
+  );
+  fs.define({
+    name: 'advertise-address',
+    type: 'ip',
+    defValue: '',
+    usage: 'The IP address on which to advertise the apiserver to members of the cluster: here, the host of the default jwks_uri. If blank, the --bind-address will be used (127.0.0.1 when it is unspecified).',
+    set: (v) => {
+      if (v === '') return undefined;
+      const ip = v.trim();
+      if (isIP(ip) === 0 || ip.includes('%')) return `failed to parse IP: ${goQuote(v)}`;
+      o.advertiseAddress = ip;
+      return undefined;
+    },
+  });
+  defineIgnoredKubeFlags(fs, (name) => {
+    if (!o.ignoredFlags.includes(name)) o.ignoredFlags.push(name);
+  });
+  fs.define({
     name: 'authorization-mode',
     type: 'strings',
     defValue: `[${o.authorizationModes.join(',')}]`,
@@ -453,6 +520,19 @@ function validate(o: RawOptions): string[] {
   if (o.authorizationPolicyFile !== '' && !modes.includes('ABAC')) errs.push('cannot specify --authorization-policy-file without mode ABAC');
   if (new Set(modes).size !== modes.length) errs.push(`authorization-mode ${goQuoteList(modes)} has mode specified more than once`);
 
+  // ServiceAccountAuthenticationOptions.Validate
+  const seenIssuers = new Set<string>();
+  for (const issuer of o.serviceAccountIssuers) {
+    if (issuer.includes(':') && !URL.canParse(issuer)) errs.push(`service-account-issuer contained a ':' but was not a valid URL: ${issuer}`);
+    if (seenIssuers.has(issuer)) errs.push(`service-account-issuer ${goQuote(issuer)} is already specified`);
+    seenIssuers.add(issuer);
+  }
+  if (o.serviceAccountIssuers.length === 0 || o.serviceAccountIssuers[0] === '') errs.push('service-account-issuer is a required flag');
+  if (o.serviceAccountJwksUri !== '') {
+    if (!URL.canParse(o.serviceAccountJwksUri)) errs.push(`service-account-jwks-uri must be a valid URL: ${o.serviceAccountJwksUri}`);
+    else if (new URL(o.serviceAccountJwksUri).protocol !== 'https:') errs.push('service-account-jwks-uri requires https scheme');
+  }
+
   // EtcdOptions.Validate
   if (o.storageBackend !== '' && o.storageBackend !== 'etcd3' && o.storageBackend !== 'memory') {
     errs.push("--storage-backend invalid, allowed values: etcd3, memory. If not specified, it will default to 'etcd3' when --etcd-servers is set, else 'memory'");
@@ -475,7 +555,14 @@ function freeze(o: RawOptions): ServerOptions {
   const storageBackend: StorageBackend = o.storageBackend === 'etcd3' || o.storageBackend === 'memory' ? o.storageBackend : o.etcdServers.length > 0 ? 'etcd3' : 'memory';
   const options: ServerOptions = {
     secureServing: { port: o.securePort, bindAddress: o.bindAddress, certDir: o.certDir },
-    authentication: { anonymous: o.anonymousAuth, serviceAccountIssuers: [...o.serviceAccountIssuers], apiAudiences: o.apiAudiences.length ? [...o.apiAudiences] : o.serviceAccountIssuers.slice(0, 1) },
+    authentication: {
+      anonymous: o.anonymousAuth,
+      serviceAccountIssuers: [...o.serviceAccountIssuers],
+      apiAudiences: o.apiAudiences.length ? [...o.apiAudiences] : o.serviceAccountIssuers.slice(0, 1),
+      serviceAccountKeyFiles: [...o.serviceAccountKeyFiles],
+      serviceAccountLookup: o.serviceAccountLookup,
+    },
+    ignoredFlags: [...o.ignoredFlags],
     authorization: { modes: o.authorizationModes as AuthorizationMode[] },
     etcd: { storageBackend, servers: [...o.etcdServers], prefix: o.etcdPrefix },
     admission: {
@@ -493,7 +580,13 @@ function freeze(o: RawOptions): ServerOptions {
     for (const [k, v] of Object.entries(values)) if (v !== undefined) (target as Record<string, unknown>)[k] = v;
   };
   assign(options.secureServing, { certFile: opt(o.tlsCertFile), keyFile: opt(o.tlsPrivateKeyFile) });
-  assign(options.authentication, { clientCAFile: opt(o.clientCAFile), tokenAuthFile: opt(o.tokenAuthFile), serviceAccountSigningKeyFile: opt(o.serviceAccountSigningKeyFile) });
+  assign(options.authentication, {
+    clientCAFile: opt(o.clientCAFile),
+    tokenAuthFile: opt(o.tokenAuthFile),
+    serviceAccountSigningKeyFile: opt(o.serviceAccountSigningKeyFile),
+    serviceAccountJwksUri: opt(o.serviceAccountJwksUri),
+  });
+  assign(options, { advertiseAddress: opt(o.advertiseAddress) });
   assign(options.authorization, { policyFile: opt(o.authorizationPolicyFile) });
   assign(options.admission, { configFile: opt(o.admissionControlConfigFile) });
   assign(options.audit, { logPath: opt(o.auditLogPath) });
@@ -530,6 +623,7 @@ export function parseServerOptions(argv: readonly string[], commandPath = 'kube-
   }
   const reset = applyAuthorization(raw);
   if (reset) warnings.push(reset);
+  if (raw.ignoredFlags.length) warnings.push(`accepted and ignored (not modelled by this apiserver): ${raw.ignoredFlags.map((f) => `--${f}`).join(', ')}`);
   const errs = validate(raw);
   if (errs.length) return { ok: false, errors: errs };
   return { ok: true, options: freeze(raw), warnings };

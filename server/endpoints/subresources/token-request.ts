@@ -1,7 +1,7 @@
 // serviceaccounts/token: kube's TokenREST.Create (pkg/registry/core/serviceaccount/storage/token.go) with the
-// claims of pkg/serviceaccount/claims.go, signed RS256 as kube's JWT token generator does (kid: the key's id).
-// Authenticating these tokens is not this module's job.
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto';
+// claims of pkg/serviceaccount/claims.go, signed as kube's JWT token generator does (RS256 for RSA keys, ES256/384/512
+// for EC keys; kid: the key's id). server/authn/service-account-token.ts authenticates them.
+import { createPrivateKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { errors } from '../../api/errors.js';
@@ -10,6 +10,9 @@ import type { KubeObject } from '../../api/types.js';
 import { metaOf } from '../../registry/object-fields.js';
 import type { RequestContext } from '../../registry/request-context.js';
 import type { ResourceStore } from '../../registry/store.js';
+import { keyIdOf, signCompact } from '../../serviceaccount/jws.js';
+
+export { keyIdOf };
 
 export interface ServiceAccountTokenIssuer {
   /** --service-account-issuer (the first one issues) */
@@ -19,12 +22,6 @@ export interface ServiceAccountTokenIssuer {
   key: KeyObject;
   /** the JWT header's kid */
   keyId: string;
-}
-
-/** kube's keyIDFromPublicKey: base64url(sha256(PKIX DER of the public key)), unpadded. */
-export function keyIdOf(key: KeyObject): string {
-  const der = createPublicKey(key).export({ type: 'spki', format: 'der' });
-  return createHash('sha256').update(der).digest('base64url');
 }
 
 /** The default file name of the generated signing key in --cert-dir (kube has no default: it needs the flag). */
@@ -60,10 +57,6 @@ export function newTokenIssuer(issuer: string, apiAudiences: readonly string[], 
   };
 }
 
-function b64(o: unknown): string {
-  return Buffer.from(JSON.stringify(o)).toString('base64url');
-}
-
 /** Keys sorted at every level, as go-jose's claims builder marshals them (through a map). */
 function sortedKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortedKeys);
@@ -72,10 +65,7 @@ function sortedKeys(v: unknown): unknown {
 }
 
 export function signJWT(issuer: ServiceAccountTokenIssuer, claims: Record<string, unknown>): string {
-  const header = b64({ alg: 'RS256', kid: issuer.keyId });
-  const payload = b64(sortedKeys(claims));
-  const signature = sign('sha256', Buffer.from(`${header}.${payload}`), issuer.key).toString('base64url');
-  return `${header}.${payload}.${signature}`;
+  return signCompact(issuer.key, issuer.keyId, sortedKeys(claims));
 }
 
 // authentication/validation: MinTokenAgeSec and MaxTokenAgeSec
