@@ -456,9 +456,9 @@ class Evaluator {
     }
     const args: CelValue[] = [];
     let firstError: CelError | undefined;
-    const argExprs = target ? [target, ...e.args] : e.args;
-    for (const a of argExprs) {
-      const v = this.eval(a);
+    // receiver first, then the arguments (without building a receiver-first expression list at every call)
+    for (let i = target ? -1 : 0; i < e.args.length; i++) {
+      const v = this.eval(i < 0 ? target! : e.args[i]!);
       if (v instanceof CelError) {
         firstError ??= v;
         continue;
