@@ -16,7 +16,8 @@ export function fromJSONLazy(v: unknown): CelValue {
 
 /** A JSON object seen as a CEL map with string keys; a property is converted on first read and kept. */
 export class JsonObjectMap extends CelMap {
-  private readonly converted = new Map<string, CelValue>();
+  /** made on the first read: most objects of a request are read by one field, or not at all */
+  private converted: Map<string, CelValue> | undefined;
   private keyCount = -1;
 
   constructor(private readonly json: JsonObject) {
@@ -25,13 +26,13 @@ export class JsonObjectMap extends CelMap {
 
   /** the converted value of a property that is present (an own property whose value is not undefined) */
   private property(name: string): CelValue | undefined {
-    const hit = this.converted.get(name);
+    const hit = this.converted?.get(name);
     if (hit !== undefined) return hit;
     if (!Object.hasOwn(this.json, name)) return undefined;
     const raw = this.json[name];
     if (raw === undefined) return undefined;
     const v = fromJSONLazy(raw);
-    this.converted.set(name, v);
+    (this.converted ??= new Map()).set(name, v);
     return v;
   }
 
