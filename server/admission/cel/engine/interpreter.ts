@@ -178,13 +178,20 @@ interface DispatchCandidate {
 }
 
 /** overload candidates per call node (by node id, for the function name it resolved to), computed once per program */
-const dispatchCache = new WeakMap<Program, Map<number, { readonly name: string; readonly candidates: readonly DispatchCandidate[] }>>();
+const dispatchCache = new WeakMap<Program, Map<number, DispatchEntry>>();
+
+interface DispatchEntry {
+  readonly name: string;
+  readonly candidates: readonly DispatchCandidate[];
+}
 
 class Evaluator {
   cost = 0;
   private readonly limit: number;
   private readonly presenceCost: number;
   private scopes: Map<string, CelResult>[] = [];
+  /** this program's entry of dispatchCache, looked up once per evaluation rather than once per call */
+  private dispatchByNode: Map<number, DispatchEntry> | undefined;
 
   constructor(
     private readonly program: Program,
@@ -201,9 +208,10 @@ class Evaluator {
   }
 
   private local(name: string): CelResult | undefined {
+    // one lookup per scope: scopes hold CelResults, never undefined, so a miss is undefined
     for (let i = this.scopes.length - 1; i >= 0; i--) {
-      const s = this.scopes[i]!;
-      if (s.has(name)) return s.get(name);
+      const v = this.scopes[i]!.get(name);
+      if (v !== undefined) return v;
     }
     return undefined;
   }
@@ -504,10 +512,14 @@ class Evaluator {
   }
 
   private dispatch(id: number, name: string, member: boolean, args: CelValue[]): OverloadDecl | undefined {
-    let perNode = dispatchCache.get(this.program);
+    let perNode = this.dispatchByNode;
     if (!perNode) {
-      perNode = new Map();
-      dispatchCache.set(this.program, perNode);
+      perNode = dispatchCache.get(this.program);
+      if (!perNode) {
+        perNode = new Map();
+        dispatchCache.set(this.program, perNode);
+      }
+      this.dispatchByNode = perNode;
     }
     let entry = perNode.get(id);
     if (entry?.name !== name) {
