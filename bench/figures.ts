@@ -95,6 +95,22 @@ export function atMost(value: number, limit: number, unit: Unit, text = `≤ ${f
     : { text, met: false, verdict: `missed by ${formatValue(delta, unit)} (${signedPercent(delta, limit)})` };
 }
 
+/** `ratio ≤ limit` for times read against a baseline, e.g. a start as a multiple of `node -e ''`. */
+export function atMostTimes(ratio: number, limit: number, baseline: string): TargetResult {
+  const text = `≤ ${limit}× ${baseline}`;
+  return ratio <= limit
+    ? { text, met: true, verdict: `met (${ratio.toFixed(1)}×)` }
+    : { text, met: false, verdict: `missed by ${(ratio - limit).toFixed(1)}× (${ratio.toFixed(1)}×)` };
+}
+
+/** `value ≥ limit`, e.g. evaluations per second. */
+export function atLeast(value: number, limit: number, unit: Unit): TargetResult {
+  const text = `≥ ${formatValue(limit, unit)}`;
+  return value >= limit
+    ? { text, met: true, verdict: `met by ${formatValue(value - limit, unit)}` }
+    : { text, met: false, verdict: `missed by ${formatValue(limit - value, unit)} (${((value / limit) * 100).toFixed(0)}% of it)` };
+}
+
 /** `fraction ≥ limit` for ratios such as create rate / etcd put rate. */
 export function atLeastFraction(fraction: number, limit: number, text: string): TargetResult {
   const pct = (x: number): string => `${(x * 100).toFixed(0)}%`;

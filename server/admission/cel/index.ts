@@ -19,6 +19,7 @@ import type { LibraryRegistration, LibraryVariable, ObjectTypeDecl } from './eng
 import { EvaluationAborted, type Activation } from './engine/interpreter.js';
 import type { AstValidatorName } from './engine/validators.js';
 import { T, formatType, typeEquals, type CelType } from './engine/types.js';
+import { fromJSONLazy } from './engine/json-values.js';
 import { CelError, CelHostValue, CelMap, ObjectValue, fromJSON, toJSON, type CelResult, type CelValue } from './engine/values.js';
 
 export type { LibraryRegistration } from './engine/functions.js';
@@ -115,17 +116,26 @@ function recordObjectTypeNames(v: CelValue, json: unknown): void {
   }
 }
 
-/** JSON → CEL conversion once per object per request (objects are shared by every expression of a request). */
+/**
+ * JSON → CEL conversion once per object per request (objects are shared by every expression of a request), and
+ * only of the fields expressions read (kube's lazy unstructured values).
+ */
 const converted = new WeakMap<object, CelValue>();
 function convert(v: unknown): CelValue {
   if (v === null || v === undefined || typeof v !== 'object') return fromJSON(v);
   let c = converted.get(v);
   if (c === undefined) {
-    c = fromJSON(v);
+    c = fromJSONLazy(v);
     converted.set(v, c);
   }
   return c;
 }
+
+/** kube evaluates every admission expression with the per-call limit and without a cost for presence tests. */
+const admissionEvalOptions = { costLimit: celLimits.perCallLimit, presenceTestHasCost: false } as const;
+
+/** Results whose JSON form converts back to the same CEL value need no record of it (most rules are bool). */
+const isSelfDescribing = (v: CelValue): boolean => v === null || typeof v === 'boolean' || typeof v === 'string';
 
 function optionsKey(o: CompileOptions): string {
   return JSON.stringify([o.kind, o.hasParams, o.hasAuthorizer, o.variableNames, o.mutation ?? '', !!o.forWebhookMatchCondition]);
@@ -167,14 +177,14 @@ class CompiledAdmissionExpression implements CompiledExpression {
   ) {}
 
   evaluate(ctx: EvalContext, budget: CostBudget): EvalResult {
-    const out = this.program.evaluate(this.activation(ctx), { costLimit: celLimits.perCallLimit, presenceTestHasCost: false });
+    const out = this.program.evaluate(this.activation(ctx), admissionEvalOptions);
     // kube evaluates with the per-call limit and then charges the request's budget with the actual cost
     budget.remaining -= out.cost;
     if (out.cancelled) return { ok: false, kind: out.cancelled.kind, error: out.cancelled.message };
     if (budget.remaining < 0) return { ok: false, kind: 'budget', error: BUDGET_EXCEEDED_MESSAGE };
     if (out.value instanceof CelError) return { ok: false, kind: 'runtime', error: out.value.message };
     const result = { ok: true as const, value: toJSON(out.value) };
-    celValueOfResult.set(result, out.value);
+    if (!isSelfDescribing(out.value)) celValueOfResult.set(result, out.value);
     if (this.opts.mutation) recordObjectTypeNames(out.value, result.value);
     return result;
   }

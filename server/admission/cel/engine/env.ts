@@ -39,8 +39,18 @@ export class CompiledProgram {
     private readonly container: string | undefined,
   ) {}
 
+  /**
+   * The options of the last evaluation with the container added: callers evaluate with the same options each time,
+   * and copying them per evaluation showed in profiles. Every option is listed (a new one fails to compile here).
+   */
+  private lastOptions: { [K in keyof Required<EvalOptions>]: EvalOptions[K] } | undefined;
+
   evaluate(activation: Activation, opts: Omit<EvalOptions, 'container'> = {}): EvalOutcome {
-    return evaluate(this.program, activation, { ...opts, container: this.container });
+    let full = this.lastOptions;
+    if (full === undefined || full.costLimit !== opts.costLimit || full.presenceTestHasCost !== opts.presenceTestHasCost) {
+      this.lastOptions = full = { costLimit: opts.costLimit, presenceTestHasCost: opts.presenceTestHasCost, container: this.container };
+    }
+    return evaluate(this.program, activation, full);
   }
 
   estimateCost(opts: CostEstimatorOptions = {}): { min: number; max: number } {

@@ -7,6 +7,7 @@ import type { Expr } from './ast.js';
 import type { CheckedExpr } from './checker.js';
 import { typeNameCandidates } from './checker.js';
 import { valueHasType, type FunctionRegistry, type OverloadDecl } from './functions.js';
+import type { CelType } from './types.js';
 import { NON_STRICT_FUNCTIONS, codePointLength, formatDouble, noSuchOverload } from './stdlib.js';
 import type { ParsedExpr } from './ast.js';
 import {
@@ -156,14 +157,43 @@ const TYPE_VALUE_NAMES = new Set([
   'optional_type',
 ]);
 
-/** overload candidates per call node, computed once per program */
-const dispatchCache = new WeakMap<Program, Map<string, readonly OverloadDecl[]>>();
+/** overload.impl(...args) without a spread for the usual arities (spread calls showed in evaluation profiles) */
+function callImpl(o: OverloadDecl, args: readonly CelValue[]): CelResult {
+  switch (args.length) {
+    case 0:
+      return o.impl();
+    case 1:
+      return o.impl(args[0]!);
+    case 2:
+      return o.impl(args[0]!, args[1]!);
+    case 3:
+      return o.impl(args[0]!, args[1]!, args[2]!);
+    default:
+      return o.impl(...args);
+  }
+}
+
+/** An overload with its receiver-first parameter list, built once rather than at every call. */
+interface DispatchCandidate {
+  readonly overload: OverloadDecl;
+  readonly params: readonly CelType[];
+}
+
+/** overload candidates per call node (by node id, for the function name it resolved to), computed once per program */
+const dispatchCache = new WeakMap<Program, Map<number, DispatchEntry>>();
+
+interface DispatchEntry {
+  readonly name: string;
+  readonly candidates: readonly DispatchCandidate[];
+}
 
 class Evaluator {
   cost = 0;
   private readonly limit: number;
   private readonly presenceCost: number;
   private scopes: Map<string, CelResult>[] = [];
+  /** this program's entry of dispatchCache, looked up once per evaluation rather than once per call */
+  private dispatchByNode: Map<number, DispatchEntry> | undefined;
 
   constructor(
     private readonly program: Program,
@@ -180,9 +210,10 @@ class Evaluator {
   }
 
   private local(name: string): CelResult | undefined {
+    // one lookup per scope: scopes hold CelResults, never undefined, so a miss is undefined
     for (let i = this.scopes.length - 1; i >= 0; i--) {
-      const s = this.scopes[i]!;
-      if (s.has(name)) return s.get(name);
+      const v = this.scopes[i]!.get(name);
+      if (v !== undefined) return v;
     }
     return undefined;
   }
@@ -457,9 +488,9 @@ class Evaluator {
     }
     const args: CelValue[] = [];
     let firstError: CelError | undefined;
-    const argExprs = target ? [target, ...e.args] : e.args;
-    for (const a of argExprs) {
-      const v = this.eval(a);
+    // receiver first, then the arguments (without building a receiver-first expression list at every call)
+    for (let i = target ? -1 : 0; i < e.args.length; i++) {
+      const v = this.eval(i < 0 ? target! : e.args[i]!);
       if (v instanceof CelError) {
         firstError ??= v;
         continue;
@@ -481,7 +512,7 @@ class Evaluator {
       }
       return new CelError(`no such overload: ${name}(${args.map(typeNameOf).join(', ')})`);
     }
-    const result = overload.impl(...args);
+    const result = callImpl(overload, args);
     this.charge(this.callCost(name, overload, args, result));
     return result;
   }
@@ -496,25 +527,30 @@ class Evaluator {
   }
 
   private dispatch(id: number, name: string, member: boolean, args: CelValue[]): OverloadDecl | undefined {
-    let perNode = dispatchCache.get(this.program);
+    let perNode = this.dispatchByNode;
     if (!perNode) {
-      perNode = new Map();
-      dispatchCache.set(this.program, perNode);
+      perNode = dispatchCache.get(this.program);
+      if (!perNode) {
+        perNode = new Map();
+        dispatchCache.set(this.program, perNode);
+      }
+      this.dispatchByNode = perNode;
     }
-    const key = `${id}:${name}`;
-    let candidates = perNode.get(key);
-    if (!candidates) {
+    let entry = perNode.get(id);
+    if (entry?.name !== name) {
       const ids = this.program.checked?.overloads.get(id);
       const all = this.program.registry.overloads(name);
       // checked candidates first; then the runtime-only overloads the checker cannot see
-      candidates = ids ? [...ids.map((i) => this.program.registry.overload(i)!), ...all.filter((o) => o.runtimeOnly)] : all;
-      perNode.set(key, candidates);
+      const overloads = ids ? [...ids.map((i) => this.program.registry.overload(i)!), ...all.filter((o) => o.runtimeOnly)] : all;
+      entry = { name, candidates: overloads.map((o) => ({ overload: o, params: o.receiver ? [o.receiver, ...o.args] : o.args })) };
+      perNode.set(id, entry);
     }
-    for (const o of candidates) {
+    for (const { overload: o, params } of entry.candidates) {
       if (!!o.receiver !== member) continue;
-      const params = o.receiver ? [o.receiver, ...o.args] : o.args;
       if (params.length !== args.length) continue;
-      if (params.every((p, i) => valueHasType(args[i]!, p))) return o;
+      let matches = true;
+      for (let i = 0; i < params.length && matches; i++) matches = valueHasType(args[i]!, params[i]!);
+      if (matches) return o;
     }
     return undefined;
   }
@@ -522,33 +558,36 @@ class Evaluator {
   private evalComprehension(e: Extract<Expr, { kind: 'comprehension' }>): CelResult {
     const range = this.eval(e.iterRange);
     if (range instanceof CelError) return range;
-    let pairs: Iterable<readonly [CelValue, CelValue]>;
-    if (Array.isArray(range)) {
-      const list = range as readonly CelValue[];
-      pairs = list.map((v, i) => [BigInt(i), v] as const);
-    } else if (range instanceof CelMap) {
-      pairs = range.entries();
-    } else {
+    const isList = Array.isArray(range);
+    if (!isList && !(range instanceof CelMap)) {
       return new CelError(`expression of type '${typeNameOf(range)}' cannot be range of a comprehension (must be list, map, or dynamic)`);
     }
-    const isList = Array.isArray(range);
     const accu = this.eval(e.accuInit);
     const scope = new Map<string, CelResult>();
     // errors may be accumulated by non-strict steps (exists absorbs them); keep them as values in scope
     let acc: CelResult = accu;
     this.scopes.push(scope);
     try {
-      for (const [k, v] of pairs) {
+      // one step per element; false when the loop condition ends the loop
+      const step = (index: number, key: CelValue, v: CelValue): boolean => {
         scope.set(e.accuVar, acc);
         if (e.iterVar2 !== undefined) {
-          scope.set(e.iterVar, k);
+          scope.set(e.iterVar, isList ? BigInt(index) : key);
           scope.set(e.iterVar2, v);
         } else {
-          scope.set(e.iterVar, isList ? v : k);
+          scope.set(e.iterVar, isList ? v : key);
         }
         const cond = this.eval(e.loopCondition);
-        if (cond !== true) break;
+        if (cond !== true) return false;
         acc = this.eval(e.loopStep);
+        return true;
+      };
+      if (isList) {
+        // lists iterate by position without building (index, value) pairs: the index is only made for two variables
+        const list = range as readonly CelValue[];
+        for (let i = 0; i < list.length; i++) if (!step(i, null, list[i]!)) break;
+      } else {
+        for (const [k, v] of (range as CelMap).entries()) if (!step(-1, k, v)) break;
       }
       scope.delete(e.iterVar);
       if (e.iterVar2 !== undefined) scope.delete(e.iterVar2);

@@ -169,7 +169,11 @@ function collections(): OverloadDecl[] {
   ];
 }
 
+/** A string without a high surrogate has as many code points as UTF-16 units (most strings: cost is paid per call). */
+const HIGH_SURROGATE = /[\ud800-\udbff]/;
+
 export function codePointLength(s: string): number {
+  if (!HIGH_SURROGATE.test(s)) return s.length;
   let n = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
