@@ -26,8 +26,8 @@ export type StartupCheckResult =
   | { ok: true; config: AdmissionConfig | undefined; staticDirs: LoadedStaticDir[] }
   /**
    * problems: each is one line, without the "Error: " that startup prefixes (see startupProblemLine), exactly what
-   * startup prints (kube's first error). beyondKube (with everyProblem): every problem of the failing directories,
-   * one line each (`<file>: <Kind>/<name>: <field>: <reason>`), which kube-apiserver would not report.
+   * startup prints (kube's first error). beyondKube (with everyProblem): every other problem of the failing
+   * directories, one line each (`<file>: <Kind>/<name>: <field>: <reason>`), which kube-apiserver would not report.
    */
   | { ok: false; problems: string[]; beyondKube?: string[] };
 
@@ -64,7 +64,9 @@ export async function checkAdmissionStartup(options: ServerOptions, cel: CelEnvi
   if (failed && !failed.result.ok) {
     const problems = [manifestLoadFailure(failed.plugin, failed.dir, failed.result.kubeError)];
     if (!check.everyProblem) return { ok: false, problems };
-    return { ok: false, problems, beyondKube: loads.flatMap((l) => (l.result.ok ? [] : l.result.errors.map(formatManifestError))) };
+    // what kube reports is left out; the other problems of that directory and of the later ones follow
+    const beyondKube = loads.flatMap((l) => (l.result.ok ? [] : l.result.errors.slice(l === failed ? l.result.kubeErrorCount : 0).map(formatManifestError)));
+    return { ok: false, problems, beyondKube };
   }
   const staticDirs = loads.map((l) => (l.result.ok ? { plugin: l.plugin, dir: l.dir, objects: l.result.objects, hash: l.result.hash } : undefined)).filter((d): d is LoadedStaticDir => d !== undefined);
   return { ok: true, config, staticDirs };

@@ -6,7 +6,7 @@
 //
 // Environment (documented in README.md next to this file):
 //   KAH_MANIFEST_POLL_INTERVAL   polling interval, a Go duration ("500ms", "2s", "1m") or milliseconds; default 1m
-//   KAH_MANIFEST_LOAD_DELAY_MS   fault injection: delay the initial load by this many milliseconds; default 0
+//   KAH_MANIFEST_LOAD_DELAY_MS   fault injection: delay the initial load (and so the port opening) by this many milliseconds; default 0
 import { watch, type FSWatcher } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { hostname } from 'node:os';

@@ -134,6 +134,8 @@ export type ManifestLoadResult =
        * ValidatingWebhookConfiguration "x": webhooks[0].name: Required value`; the plugin wraps it (manifestLoadFailure)
        */
       kubeError: string;
+      /** how many of the first `errors` kubeError covers (the rest go beyond what kube reports) */
+      kubeErrorCount: number;
     };
 
 function deepFreeze<T>(v: T): T {
@@ -183,6 +185,8 @@ class ManifestLoad {
   readonly errors: ManifestError[] = [];
   /** the first error, worded as kube's loader returns it */
   kubeError?: string;
+  /** how many of `errors` kubeError covers */
+  kubeErrorCount = 0;
   readonly objects: LoadedObject[] = [];
   /** per kind: name → the file it was first seen in */
   private readonly seen = new Map<ManifestKind, Map<string, string>>();
@@ -206,7 +210,9 @@ class ManifestLoad {
   /** Records problems; the first one also becomes kube's error, `kube` being its text without "error loading <file>: ". */
   private fail(errors: readonly ManifestError[], kube: string, file?: string): void {
     this.errors.push(...errors);
-    this.kubeError ??= file === undefined ? kube : `error loading ${file}: ${kube}`;
+    if (this.kubeError !== undefined) return;
+    this.kubeError = file === undefined ? kube : `error loading ${file}: ${kube}`;
+    this.kubeErrorCount = this.errors.length;
   }
 
   splitFailed(error: ManifestError): void {
@@ -392,14 +398,14 @@ export function loadManifestFiles(files: readonly ManifestFile[], plugin: Manife
     if (split.ok) load.documents(file, split.docs);
   }
   load.validateBindingReferences();
-  if (load.kubeError !== undefined) return { ok: false, errors: load.errors, kubeError: load.kubeError };
+  if (load.kubeError !== undefined) return { ok: false, errors: load.errors, kubeError: load.kubeError, kubeErrorCount: load.kubeErrorCount };
   return { ok: true, objects: deepFreeze(load.sortedObjects()), hash: hashManifestFiles(sorted) };
 }
 
 /** Reads and loads one plugin's manifest directory. */
 export async function loadManifestDir(dir: string, plugin: ManifestPlugin, opts: LoadManifestOptions = {}): Promise<ManifestLoadResult> {
   const read = await readManifestDir(dir);
-  if (!read.ok) return { ok: false, errors: [read.error], kubeError: read.error.reason };
+  if (!read.ok) return { ok: false, errors: [read.error], kubeError: read.error.reason, kubeErrorCount: 1 };
   return loadManifestFiles(read.files, plugin, opts);
 }
 
