@@ -2,11 +2,11 @@
 // KEP-5793 manifests and of the AdmissionConfiguration file. Go's decoder needs what JSON.parse loses: object members
 // in input order with duplicates kept, and each value's source text (runtime.Unknown raw bytes, error quotes).
 // YAML goes through sigs.k8s.io/yaml (yaml.v2, YAML 1.1), whose duplicate keys are strictness errors.
-import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, YAMLMap, YAMLSeq, type Document, type Node as YamlNode, type Tags } from 'yaml';
+import { Composer, isMap, isScalar, isSeq, LineCounter, YAMLMap, YAMLSeq, type Document, type Node as YamlNode, type Tags } from 'yaml';
 import { goQuote } from '../options/go-strconv.js';
 import { goYamlSyntaxError, hasGoYamlUnprintable } from './go-yaml-errors.js';
 import { checkJsonNesting, jsonDepthError } from './nesting-depth.js';
-import { yamlAliasingError, yamlDocumentToJS, yamlNestingError } from './yaml-limits.js';
+import { parseYamlCst, yamlAliasingError, yamlDocumentToJS } from './yaml-limits.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -287,10 +287,12 @@ export function parseJsonOrYamlDocument(text: string): ParsedJsonDocument {
     }
     return { ok: true, node: new JsonReader(text).read(), yamlDuplicateKeys: [] };
   }
-  const tooDeep = yamlNestingError(text);
-  if (tooDeep !== undefined) return { ok: false, error: tooDeep };
+  // One lex and parse: the CST is checked for go-yaml's nesting limit, then composed (parseAllDocuments would
+  // parse the text a second time).
   const lc = new LineCounter();
-  const docs = parseAllDocuments(text, {
+  const cst = parseYamlCst(text, lc);
+  if (!cst.ok) return { ok: false, error: cst.error };
+  const composer = new Composer({
     // sigs.k8s.io/yaml uses yaml.v2: YAML 1.1 scalars (yes/no booleans, 0777 octals) but timestamps stay strings.
     version: '1.1',
     // The schema is built per document; the filtered list is the same every time.
@@ -298,10 +300,10 @@ export function parseJsonOrYamlDocument(text: string): ParsedJsonDocument {
     // Duplicate keys are not a parse error here: goyamlDuplicateKeys finds them all, with yaml.v2's text and lines,
     // and the values are read last-wins as the non-strict YAMLToJSON pass does.
     uniqueKeys: false,
-    lineCounter: lc,
   });
+  const docs = Array.from(composer.compose(cst.tokens));
   // yaml.v2 Unmarshal reads the first document only.
-  const doc: Document.Parsed | undefined = Array.isArray(docs) ? docs[0] : undefined;
+  const doc: Document.Parsed | undefined = docs[0];
   const yamlFailed = doc !== undefined && doc.errors.length > 0;
   // Syntax errors are worded and placed as yaml.v2 does ("yaml: line 4: did not find expected key"), which
   // go-yaml-errors finds by re-walking the text; the yaml package also accepts control characters yaml.v2 refuses.
@@ -312,7 +314,7 @@ export function parseJsonOrYamlDocument(text: string): ParsedJsonDocument {
   if (yamlFailed) {
     // Documents the yaml package refuses but yaml.v2 reads (rare): no kube text to match, so the yaml package's.
     const e = doc.errors[0]!;
-    const line = e.linePos?.[0]?.line ?? 1;
+    const line = lc.linePos(e.pos[0]).line;
     const message = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/u, '');
     return { ok: false, error: `yaml: line ${line}: ${message}` };
   }
