@@ -247,7 +247,7 @@ export class StaticManifestController {
       const hash = hashManifestFiles(read.files);
       if (hash === this.appliedHash) return { status: 'unchanged' };
       const result = loadManifestFiles(read.files, this.plugin, this.opts.handlers ? { handlers: this.opts.handlers } : {});
-      if (!result.ok) return this.fail(result.errors, result.kubeError);
+      if (!result.ok) return this.fail(result.errors, result.kubeError, hash);
       if (this.stopped) return { status: 'unchanged' };
       const snapshot = this.swap(result.objects, result.hash);
       this.metrics?.recordSuccess(this.plugin, this.apiServerId, result.hash);
@@ -262,11 +262,20 @@ export class StaticManifestController {
   }
 
   // kube records a failure for every check of an invalid directory (the hash is only remembered on success).
-  private fail(errors: ManifestError[], kubeError: string): ManifestReloadOutcome {
+  // `attempted` is the hash of the files that failed (when they could be read): the harness's reload wait
+  // (harness/manifest-reload.ts) tells from it that the content it wrote is the one refused.
+  private fail(errors: ManifestError[], kubeError: string, attempted?: string): ManifestReloadOutcome {
     if (this.stopped) return { status: 'failed', errors, kubeError };
     this.metrics?.recordFailure(this.plugin, this.apiServerId);
     const message = this.family === 'webhook' ? 'reloading admission manifest config' : 'reloading manifest config';
-    this.opts.log.error(message, { plugin: this.plugin, dir: this.dir, err: kubeError, errors: errors.map(formatManifestError), keeping: this.current.hash });
+    this.opts.log.error(message, {
+      plugin: this.plugin,
+      dir: this.dir,
+      err: kubeError,
+      errors: errors.map(formatManifestError),
+      ...(attempted !== undefined ? { attempted } : {}),
+      keeping: this.current.hash,
+    });
     return { status: 'failed', errors, kubeError };
   }
 

@@ -4,73 +4,18 @@
 // and validation; then the static rules (reserved suffix, unique names, URL-only webhooks, no params, bindings
 // to policies of the same directory). Like kube it stops at the first problem and words it as kube's loader does
 // (kubeError); kah validate asks it to go on and report every problem.
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { fieldErrorBody, formatFieldError, type FieldError } from '../../api/field.js';
 import type { KubeObject } from '../../api/types.js';
-import { goPathErrorMessage } from '../../options/go-fs-errors.js';
 import { goQuote } from '../../options/go-strconv.js';
 import { staticConfigSuffix } from '../webhook/validation.js';
 import { decodeNode, goJsonMarshal, parseDocument, splitYamlDocuments, type DecodedObject, type JsonNode } from './decode.js';
 import { compareFileNames, hashManifestFiles } from './hash.js';
 import type { ManifestError } from './manifest-error.js';
+import { readManifestDir, type ManifestFile } from './read-dir.js';
 import { defaultKindHandlers, manifestPlugins, type ManifestKindHandlers, type ManifestPlugin, type ManifestPluginSpec } from './plugins.js';
 import type { ManifestKind } from './schema.js';
 
-// ---- reading the directory --------------------------------------------------------------------------------
-
-export interface ManifestFile {
-  /** the name in the directory */
-  readonly name: string;
-  /** the directory joined with the name */
-  readonly path: string;
-  readonly data: Buffer;
-}
-
-export type ReadManifestDirResult = { ok: true; files: ManifestFile[] } | { ok: false; error: ManifestError };
-
-const manifestExtensions = new Set(['.yaml', '.yml', '.json']);
-
-/** Go's filepath.Ext: from the last dot of the name, so ".yaml" alone has the extension ".yaml". */
-function goExt(name: string): string {
-  const dot = name.lastIndexOf('.');
-  return dot < 0 ? '' : name.slice(dot);
-}
-
-/**
- * manifest.LoadFiles' reading part: direct children that are not directories, with a .yaml, .yml or .json
- * extension (any case), in name order; empty files are left out. Symbolic links are followed when read.
- */
-export async function readManifestDir(dir: string): Promise<ReadManifestDirResult> {
-  let entries;
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch (err) {
-    return { ok: false, error: { file: dir, reason: `failed to read manifest directory ${goQuote(dir)}: ${goPathErrorMessage(err, dir)}` } };
-  }
-  const names = entries
-    .filter((e) => !e.isDirectory() && manifestExtensions.has(goExt(e.name).toLowerCase()))
-    .map((e) => e.name)
-    .sort(compareFileNames);
-  // All files are read at once (a directory of 100 manifests is 100 sequential thread-pool round trips
-  // otherwise); the outcome is still taken in name order, so the first unreadable file is the one reported.
-  const reads = await Promise.all(
-    names.map(async (name) => {
-      const path = join(dir, name);
-      try {
-        return { ok: true as const, file: { name, path, data: await readFile(path) } };
-      } catch (err) {
-        return { ok: false as const, error: { file: path, reason: `failed to read file ${goQuote(path)}: ${goPathErrorMessage(err, path)}` } };
-      }
-    }),
-  );
-  const files: ManifestFile[] = [];
-  for (const r of reads) {
-    if (!r.ok) return { ok: false, error: r.error };
-    if (r.file.data.length > 0) files.push(r.file);
-  }
-  return { ok: true, files };
-}
+export { readManifestDir, type ManifestFile, type ReadManifestDirResult } from './read-dir.js';
 
 /** One document of a manifest file: its text and parse tree, or why it could not be read. */
 export type ManifestDocument =
