@@ -11,6 +11,7 @@ import { staticConfigSuffix } from '../webhook/validation.js';
 import { decodeNode, goJsonMarshal, parseDocument, splitYamlDocuments, type DecodedObject, type JsonNode } from './decode.js';
 import { compareFileNames, hashManifestFiles } from './hash.js';
 import type { ManifestError } from './manifest-error.js';
+import { takePrefetchedDocument } from './prefetch.js';
 import { readManifestDir, type ManifestFile } from './read-dir.js';
 import { defaultKindHandlers, manifestPlugins, type ManifestKindHandlers, type ManifestPlugin, type ManifestPluginSpec } from './plugins.js';
 import type { ManifestKind } from './schema.js';
@@ -45,7 +46,7 @@ export function manifestDocuments(f: ManifestFile): ManifestDocument[] {
 const parsedDocument =
   (file: string) =>
   (text: string): ManifestDocument => {
-    const parsed = parseDocument(text);
+    const parsed = takePrefetchedDocument(text) ?? parseDocument(text);
     if (!parsed.ok) return { ok: false, error: { file, reason: parsed.error } };
     return { ok: true, node: parsed.node, yamlStrictError: parsed.yamlStrictError, text };
   };
