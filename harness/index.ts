@@ -71,6 +71,9 @@ export type {
   ReceivedConversionReview,
 } from './conversion-webhook-server.js';
 
+export { fileOfLoaderError, hashInForce, manifestDirHash, ManifestReloadError, waitForManifestsInForce, writeManifestsAndWait } from './manifest-reload.js';
+export type { ManifestFileChanges, ManifestsInForce, ManifestWaitOptions } from './manifest-reload.js';
+
 export { useApiServer, useWebhookServer } from './jest.js';
 export type { ApiServerEnv, JestStyleHooks, NodeTestHooks, TestHooks, UseWebhookServerOptions, WebhookEnv } from './jest.js';
 

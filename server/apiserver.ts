@@ -19,8 +19,8 @@ import { builtinPolicyTypeChecker, servedSchemaResolver } from './admission/poli
 import type { AdmissionChain } from './admission/chain.js';
 import { ApiConfigurationSource, compositeSource, type WriteEventType } from './admission/sources/api-source.js';
 import { StaticManifestController } from './admission/manifest/controller.js';
-import { formatManifestError } from './admission/manifest/manifest-error.js';
-import type { ManifestPlugin } from './admission/manifest/plugins.js';
+import { manifestLoadFailure } from './admission/manifest/load.js';
+import { kubeAdmissionPluginOrder, type ManifestPlugin } from './admission/manifest/plugins.js';
 import { staticPolicySources, staticWebhookSource } from './admission/manifest/static-source.js';
 import { policyKindHandlers, webhookKindHandlers } from './admission/manifest/plugins.js';
 import { compositePolicySources } from './admission/policy/sources.js';
@@ -32,7 +32,6 @@ import type {
   ValidatingAdmissionPolicyBinding,
 } from './api/admissionregistration.js';
 import type { ConfigurationSource } from './admission/sources/source.js';
-import { readinessGate } from './http/readiness-gate.js';
 import { webhookAccessorsOf } from './admission/sources/webhook-accessors.js';
 import { createWebhookClient, type WebhookClientOptions } from './admission/webhook/client.js';
 import { apiVersionOf, type KubeObject } from './api/types.js';
@@ -383,18 +382,22 @@ export class ApiServer {
     for (const source of this.sources) void source.start();
   }
 
-  /** Loads every staticManifestsDir; on success starts watching them, on failure reports every error. */
+  /**
+   * Loads every staticManifestsDir before the port opens, as kube-apiserver loads them while it initializes its
+   * admission plugins (ValidateInitialization): nothing can be admitted before they are in force. On failure the
+   * error is the one kube-apiserver reports for the first plugin, in its admission order, whose directory fails.
+   */
   private async loadManifests(): Promise<{ ok: true } | { ok: false; errors: string[] }> {
-    const controllers = [...this.manifestControllers.values()];
+    const controllers = kubeAdmissionPluginOrder.flatMap((p) => this.manifestControllers.get(p) ?? []);
     const outcomes = await Promise.all(controllers.map((c) => c.loadInitial()));
-    const errors = outcomes.flatMap((o) => (o.ok ? [] : o.errors.map(formatManifestError)));
-    if (errors.length) return { ok: false, errors };
+    const failed = outcomes.findIndex((o) => !o.ok);
+    if (failed >= 0) {
+      const c = controllers[failed]!;
+      const outcome = outcomes[failed]!;
+      if (!outcome.ok) return { ok: false, errors: [manifestLoadFailure(c.plugin, c.dir, outcome.kubeError)] };
+    }
     for (const c of controllers) c.start();
     return { ok: true };
-  }
-
-  private manifestsSynced(): boolean {
-    return [...this.manifestControllers.values()].every((c) => c.hasSynced());
   }
 
   private async listen(): Promise<void> {
@@ -409,14 +412,10 @@ export class ApiServer {
     if (config.rbac) this.startRbac(config.rbac);
     startupObjects.start();
     for (const c of startupObjects.readyChecks()) this.health.addReady(c);
-    // The port opens while manifests load; the readiness gate holds resource requests until they are in force.
+    // The static manifests are in force before the port opens (kube has no readiness check for them); their load
+    // overlaps with the bootstrap writes above.
     this.manifestsLoaded = this.loadManifests();
-    this.health.addReady({
-      name: 'admission-static-manifests',
-      check: () => {
-        if (!this.manifestsSynced()) throw new Error('static admission manifests not loaded yet');
-      },
-    });
+    if (!(await this.manifestsLoaded).ok) return;
     this.health.addLive({ name: 'ping', check: () => {} });
     this.health.addLive({ name: 'log', check: () => {} });
     this.health.addReady({ name: 'etcd', check: () => config.storage.healthCheck() });
@@ -457,7 +456,6 @@ export class ApiServer {
       ...(config.openIdMetadata ? { openIdMetadata: config.openIdMetadata } : {}),
       ...(this.audit ? { audit: auditFilter(this.audit) } : {}),
       ...(this.coverage ? { admissionCoverage: () => this.admissionCoverageReport() } : {}),
-      ...(this.manifestControllers.size ? { readinessGate: readinessGate({ ready: () => this.manifestsSynced(), loaded: this.manifestsLoaded }) } : {}),
     });
     this.server = https.createServer(
       {

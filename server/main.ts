@@ -19,6 +19,7 @@ import { answerVirtualResource } from './endpoints/virtual-resources.js';
 import { newLogger, type Logger } from './log.js';
 import { parseManifestControllerEnv } from './admission/manifest/controller.js';
 import { manifestPluginNames, type ManifestPlugin } from './admission/manifest/plugins.js';
+import { prefetchManifestDirs } from './admission/manifest/prefetch.js';
 import { serviceResolverFor } from './admission/webhook/client.js';
 import { formatCoverageSummary } from './admission/coverage/summary-table.js';
 import { loadAdmissionConfiguration, parseServerOptions, serverOptionsUsage, type AdmissionConfig, type ServerOptions } from './options/index.js';
@@ -94,6 +95,8 @@ function givenServingPair(o: ServerOptions): { certFile: string; keyFile: string
 /** Everything a start reads or generates before it can serve: admission configuration, certificates, authn/authz. */
 async function prepareServing(o: ServerOptions, log: Logger) {
   const admissionConfig = await loadAdmissionConfig(o);
+  // parsed while the certificates are generated; loaded (from these parses) before the port opens
+  const prefetched = prefetchManifestDirs(Object.values(staticManifestDirs(admissionConfig))).catch(() => undefined);
   const given = givenServingPair(o);
   const ensured = await ensureServingBundle(given?.bundleDir ?? o.secureServing.certDir, {
     hosts: servingHosts(o.secureServing.bindAddress, o.externalHostname),
@@ -121,6 +124,7 @@ async function prepareServing(o: ServerOptions, log: Logger) {
   for (const w of [...authnResult.warnings, ...authzResult.warnings]) log.info('configuration warning', { warning: w });
   const authn = authnResult.authenticator;
   const authz = authzResult.authorizer;
+  await prefetched;
   return { admissionConfig, bundle, certPem, keyPem, clientCaPem, authn, authz, serviceAccounts };
 }
 

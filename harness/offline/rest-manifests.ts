@@ -58,6 +58,8 @@ class RestManifestLoad {
 
   file(f: ManifestFile): void {
     for (const doc of manifestDocuments(f)) {
+      // kubectl skips documents of only comments (they parse to null); the static loader keeps them, as kube does
+      if (doc.ok && doc.node.type === 'null') continue;
       if (doc.ok) this.document(f.path, doc.node, doc.yamlStrictError, undefined);
       else this.errors.push(doc.error);
     }

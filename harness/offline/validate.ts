@@ -84,6 +84,11 @@ const write = (stream: NodeJS.WritableStream, lines: readonly string[]): void =>
   if (lines.length > 0) stream.write(`${lines.join('\n')}\n`);
 };
 
+/** A problem kube-apiserver would not report (it stops at the first one), as kah validate prints it. */
+export function beyondKubeLine(problem: string): string {
+  return `(beyond kube-apiserver, which stops at the first problem) ${problem}`;
+}
+
 export async function runValidate(args: string[], io: OfflineIO): Promise<number> {
   const split = splitOwnFlags(args, [{ name: 'output', short: 'o', takesValue: true }]);
   const output = lastValue(split, 'output') ?? 'text';
@@ -114,8 +119,9 @@ export async function runValidate(args: string[], io: OfflineIO): Promise<number
     write(io.stderr, ['kah validate: --admission-control-config-file is required', `usage: ${validateUsage}`]);
     return 2;
   }
-  const result = await checkAdmissionStartup(parsed.options, kubernetesCelEnvironment());
-  if (!result.ok) return fail(result.problems, flagWarnings);
+  const result = await checkAdmissionStartup(parsed.options, kubernetesCelEnvironment(), { everyProblem: true });
+  // kube-apiserver stops at the first problem; kah validate lists every one after it, marked as going beyond kube
+  if (!result.ok) return fail([...result.problems, ...(result.beyondKube ?? []).map(beyondKubeLine)], flagWarnings);
   const plugins = summarize(result.config, result.staticDirs, parsed.options.featureGates);
   const configPath = result.config?.path ?? parsed.options.admission.configFile;
   const ignored = ignoredAdmissionPluginEntries(result.config?.entryNames ?? [], parsed.options.admission.plugins).map((m) => `${beyondKubePrefix}: ${configPath}: ${m}`);

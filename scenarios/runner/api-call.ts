@@ -154,7 +154,7 @@ export interface ApiStepRequest {
   patch?: string;
   user?: string;
   groups: readonly string[];
-  /** per HTTP call (default 10 s): the readiness gate alone may hold a request for 10 s during startup */
+  /** per HTTP call (default 10 s) */
   timeoutMs?: number;
 }
 

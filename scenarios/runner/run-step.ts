@@ -3,6 +3,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { ManifestReloadError, writeManifestsAndWait } from '../../harness/manifest-reload.js';
 import { expectStartupFailure } from '../../harness/startup-failure.js';
 import { describeObject, parseManifest, runApiVerb, type ManifestObject } from './api-call.js';
 import { formatDuration } from './duration.js';
@@ -62,6 +63,8 @@ export function describeStep(step: Step): string {
       return `writeFile ${step.path}`;
     case 'removeFile':
       return `removeFile ${step.path}`;
+    case 'writeManifests':
+      return `writeManifests ${step.plugin}: ${Object.entries(step.files).map(([n, c]) => (c === null ? `-${n}` : n)).join(', ')}${onSuffix(step.on)}`;
     case 'waitFor':
       return `waitFor ${describeCondition(step.condition)}${onSuffix(step.on)}`;
     case 'expectReady':
@@ -301,6 +304,22 @@ async function runExpectReady(env: ScenarioEnvironment, step: StepOf<'expectRead
   return s.ready === step.ready ? ok : fail(`expected ${step.ready ? 'ready' : 'not ready'}, but ${s.seen}`);
 }
 
+/** Writes the files into the plugin's directory and returns once the apiserver has that content in force. */
+async function runWriteManifests(env: ScenarioEnvironment, step: StepOf<'writeManifests'>): Promise<StepOutcome> {
+  const name = step.on ?? env.defaultApiServer;
+  const slot = env.slot(name);
+  const dir = env.resolve(slot.spec).staticManifests[step.plugin];
+  if (dir === undefined) return fail(`apiserver ${name} has no staticManifests directory for ${step.plugin}`);
+  if (!slot.handle?.running) return fail(`apiserver ${name} is not running`);
+  try {
+    await writeManifestsAndWait(slot.handle, step.plugin, env.pathIn(dir), step.files, { timeoutMs: step.waitTimeoutMs });
+    return ok;
+  } catch (err) {
+    if (err instanceof ManifestReloadError) return fail(err.message);
+    throw err;
+  }
+}
+
 /** Runs one step (its templates resolved first). */
 export async function runStep(env: ScenarioEnvironment, raw: Step, progress: StepProgress): Promise<StepOutcome> {
   const step = env.resolve(raw);
@@ -320,6 +339,8 @@ export async function runStep(env: ScenarioEnvironment, raw: Step, progress: Ste
       if (!existsSync(env.pathIn(step.path))) return fail(`${step.path} does not exist`);
       await rm(env.pathIn(step.path), { recursive: true });
       return ok;
+    case 'writeManifests':
+      return runWriteManifests(env, step);
     case 'waitFor':
       return runWaitFor(env, step);
     case 'expectReady':

@@ -151,6 +151,15 @@ export type Step = StepBase &
       }
     | { action: 'writeFile'; path: string; content: string }
     | { action: 'removeFile'; path: string }
+    | {
+        /** writes (null: removes) files in the apiserver's staticManifests directory of `plugin`, then waits until the
+         * server reports exactly that directory's hash in force (harness writeManifestsAndWait) */
+        action: 'writeManifests';
+        on?: string;
+        plugin: StaticManifestPlugin;
+        files: Record<string, string | null>;
+        waitTimeoutMs: number;
+      }
     | { action: 'waitFor'; on?: string; waitTimeoutMs: number; condition: WaitCondition }
     | { action: 'expectReady'; on?: string; ready: boolean }
     | { action: 'expectStartupFailure'; on?: string; exitCode?: number; stderrContains: string[] }

@@ -1,6 +1,6 @@
 // API steps may run right after `start: { target: apiserver, waitForReady: false }`, while the process is still
 // generating certificates or has not bound its port yet. Until the server accepts connections there is no answer to
-// judge, so the call is tried again; any HTTP answer (a 503 from the readiness gate included) is the server's and is
+// judge, so the call is tried again (the port opens only once static manifests are loaded); any HTTP answer is the server's and is
 // never retried here. A server that exited will never answer, so that ends the wait at once.
 import type { ApiServerExit, ApiServerHandle } from '../../harness/apiserver-process.js';
 import { formatDuration } from './duration.js';

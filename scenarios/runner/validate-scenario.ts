@@ -36,7 +36,7 @@ const staticPlugins: readonly StaticManifestPlugin[] = ['ValidatingAdmissionPoli
 const namePattern = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 const signals: readonly string[] = ['SIGKILL', 'SIGTERM', 'SIGINT', 'SIGSTOP', 'SIGCONT', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'];
 const operations: readonly string[] = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
-const stepActions = ['start', 'kill', 'restart', ...apiVerbs, 'writeFile', 'removeFile', 'waitFor', 'expectReady', 'expectStartupFailure', 'expectWebhookCalls'] as const;
+const stepActions = ['start', 'kill', 'restart', ...apiVerbs, 'writeFile', 'removeFile', 'writeManifests', 'waitFor', 'expectReady', 'expectStartupFailure', 'expectWebhookCalls'] as const;
 
 /** Collects problems while reading; each reader returns undefined for a value it could not accept. */
 class Reader {
@@ -374,7 +374,7 @@ function readStep(ctx: StepContext, v: unknown, index: number): Step | undefined
   if (timeoutMs === undefined) return undefined;
   const isApi = (apiVerbs as readonly string[]).includes(action);
   if (o.expect !== undefined && !isApi) r.add(`${path}.expect`, `only API steps (${apiVerbs.join(', ')}) take expect`);
-  const takesOn = isApi || action === 'waitFor' || action === 'expectReady' || action === 'expectStartupFailure';
+  const takesOn = isApi || action === 'waitFor' || action === 'writeManifests' || action === 'expectReady' || action === 'expectStartupFailure';
   if (o.on !== undefined && !takesOn) r.add(`${path}.on`, `${action} does not take on`);
   const stepOn = o.on === undefined ? undefined : readOn(ctx, o.on, `${path}.on`);
   const base = { index, timeoutMs };
@@ -414,6 +414,28 @@ function readStep(ctx: StepContext, v: unknown, index: number): Step | undefined
       const p = r.string(value, at, { nonEmpty: true });
       if (p === undefined || !checkRelativePath(r, p, at)) return undefined;
       return { ...base, action, path: p };
+    }
+    case 'writeManifests': {
+      const w = r.object(value, at, ['plugin', 'files', 'timeout']);
+      if (!w) return undefined;
+      const plugin = w.plugin === undefined ? r.add(`${at}.plugin`, 'is required') : r.string(w.plugin, `${at}.plugin`, { nonEmpty: true });
+      if (plugin !== undefined && !(staticPlugins as readonly string[]).includes(plugin)) r.add(`${at}.plugin`, `must be one of ${staticPlugins.join(', ')}, got ${describe(plugin)}`);
+      const f = w.files === undefined ? r.add(`${at}.files`, 'is required') : r.object(w.files, `${at}.files`, Object.keys(w.files as object));
+      const files: Record<string, string | null> = {};
+      for (const [name, content] of Object.entries(f ?? {})) {
+        if (name === '' || name.includes('/') || name === '.' || name === '..') r.add(`${at}.files`, `${describe(name)} must be a file name in the directory, not a path`);
+        else if (content === null) files[name] = null;
+        else {
+          const text = r.string(content, `${at}.files.${name}`);
+          if (text !== undefined) files[name] = text;
+        }
+      }
+      if (f && Object.keys(f).length === 0) r.add(`${at}.files`, 'must name at least one file');
+      const waitTimeoutMs = w.timeout === undefined ? 10_000 : r.duration(w.timeout, `${at}.timeout`);
+      if (plugin === undefined || !(staticPlugins as readonly string[]).includes(plugin) || !f || waitTimeoutMs === undefined) return undefined;
+      // the wait must end before the step's own limit does, so that its message is the one reported
+      const timeoutMs = Math.max(base.timeoutMs, waitTimeoutMs + 5_000);
+      return { ...base, timeoutMs, action, plugin: plugin as StaticManifestPlugin, files, waitTimeoutMs, ...(stepOn !== undefined ? { on: stepOn } : {}) };
     }
     case 'expectReady': {
       const ready = r.bool(value, at);

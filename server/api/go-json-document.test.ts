@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { goJsonMarshal, parseJsonOrYamlDocument, type JsonNode } from './go-json-document.js';
 
 function parsed(text: string): { node: JsonNode; yamlDuplicateKeys: string[] } {
@@ -49,5 +51,87 @@ describe('parseJsonOrYamlDocument over YAML', () => {
 
   it('reads an empty document as null', () => {
     expect(parsed('# only a comment\n').node).toEqual({ type: 'null', value: null, raw: 'null' });
+  });
+});
+
+// The direct CST walk (plainNodeFromCst) must give exactly what composing the yaml Document gives, or step aside.
+describe('the direct CST walk agrees with the composed Document', () => {
+  const strip = (n: JsonNode): unknown => ({ value: n.value, raw: n.raw, members: n.type === 'object' ? n.members.map((m) => [m.key, strip(m.node)]) : undefined, items: n.type === 'array' ? n.items.map(strip) : undefined });
+  const cases: string[] = [
+    'a: 1\nb: two\nc: 3.5\nd: ~\ne: null\nf:\ng: ""\n',
+    'yes: no\non: off\ny: n\nTrue: FALSE\n',
+    'octal: 0777\nhex: 0x1F\nexp: 1e3\nneg: -12\nsep: 1_000\ninf: .inf\nnan: .NaN\nbig: 123456789012345678901234567890\n',
+    'date: 2024-01-02\ntime: 2001-12-14t21:59:43.10-05:00\nversion: 1.20\n',
+    "sq: 'it''s'\ndq: \"tab\\tnew\\nline \\u00e9\"\nplain: has # not a comment\n# a comment\nx: y # trailing\n",
+    'lit: |\n  line 1\n  line 2\nfold: >-\n  folded\n  text\n\n  para\nkeep: |+\n  kept\n\n',
+    'list:\n- a\n- - nested\n  - more\n- k: v\n  k2: v2\n-\n- ""\nempty: []\n',
+    'metadata:\n  name: x.static.k8s.io\n  labels:\n    "quoted key": v\n    1: numeric key\n    true: bool key\nspec:\n  rules:\n  - apiGroups: [""]\n',
+    'multi: this is\n  a plain scalar\n  over lines\n',
+    'anchored: &a 1\nalias: *a\n',
+    'merge:\n  <<: {a: 1}\n  b: 2\n',
+    'dup: 1\ndup: 2\n',
+    '!!str tagged: x\n',
+    '? explicit\n: key\n',
+    '- top\n- level\n- seq\n',
+    'just a scalar',
+    '',
+    '# only a comment',
+    'a: b: c\n',
+    'key: - a\n',
+    'a:\n  b: 1\n c: 2\n',
+    'a:\n- x\n- y\nb: 1\n',
+    '- a: 1\n  b: 2\n- c: 3\n',
+    "a: 'multi\n  line quoted'\nb: \"x\" # c\n",
+    'a:    \n  - 1\n  - 2\n',
+    'a  : 1\n',
+    'a: b\n  c\n',
+    'a: |\n   deeper\n  less\n',
+    'a: 1\r\nb: 2\r\n',
+    '\uFEFFa: 1\n',
+    'a: 1\n...\n',
+    '%YAML 1.1\n---\na: 1\n',
+    '"a\nb": 1\n',
+    'a: [1, 2]\nb: {c: d}\n',
+    'a: "unterminated\n',
+    'a:\n  - b\n - c\n',
+    'x: -\n',
+    '- \n- a\n',
+  ];
+  it.each(cases)('%j', (text) => {
+    const direct = parseJsonOrYamlDocument(text);
+    const composed = parseJsonOrYamlDocument(text, { composeAlways: true });
+    expect(direct.ok).toBe(composed.ok);
+    if (direct.ok && composed.ok) {
+      expect(strip(direct.node)).toEqual(strip(composed.node));
+      expect(direct.yamlDuplicateKeys).toEqual(composed.yamlDuplicateKeys);
+    } else if (!direct.ok && !composed.ok) {
+      expect(direct.error).toBe(composed.error);
+    }
+  });
+});
+
+// Every document of the scenario files, which hold what users write: both paths agree on each.
+describe('the direct CST walk agrees with the composed Document on the scenario corpus', () => {
+  const root = new URL('../../scenarios/', import.meta.url).pathname;
+  const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => /\.ya?ml$/u.test(f));
+  it('over every document', () => {
+    let documents = 0;
+    for (const f of files) {
+      const outer = parseJsonOrYamlDocument(readFileSync(path.join(root, f), 'utf8').split(/^---$/mu)[0]!);
+      const texts = [readFileSync(path.join(root, f), 'utf8')];
+      if (outer.ok) for (const s of JSON.stringify(outer.node.value).match(/"(?:[^"\\]|\\.)*"/gu) ?? []) {
+        const v = JSON.parse(s) as string;
+        if (v.includes('\n') && v.includes(': ')) texts.push(v);
+      }
+      for (const t of texts) {
+        for (const doc of t.split(/^---.*$/mu)) {
+          const direct = parseJsonOrYamlDocument(doc);
+          const composed = parseJsonOrYamlDocument(doc, { composeAlways: true });
+          expect([f, direct.ok ? JSON.stringify(direct.node.value) : direct.error]).toEqual([f, composed.ok ? JSON.stringify(composed.node.value) : composed.error]);
+          documents++;
+        }
+      }
+    }
+    expect(documents).toBeGreaterThan(100);
   });
 });

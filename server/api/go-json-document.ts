@@ -2,11 +2,11 @@
 // KEP-5793 manifests and of the AdmissionConfiguration file. Go's decoder needs what JSON.parse loses: object members
 // in input order with duplicates kept, and each value's source text (runtime.Unknown raw bytes, error quotes).
 // YAML goes through sigs.k8s.io/yaml (yaml.v2, YAML 1.1), whose duplicate keys are strictness errors.
-import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, YAMLMap, YAMLSeq, type Document, type Node as YamlNode, type Tags } from 'yaml';
+import { Composer, CST, isMap, isScalar, isSeq, LineCounter, Schema, YAMLMap, YAMLSeq, type CollectionTag, type Document, type Node as YamlNode, type ScalarTag, type Tags } from 'yaml';
 import { goQuote } from '../options/go-strconv.js';
 import { goYamlSyntaxError, hasGoYamlUnprintable } from './go-yaml-errors.js';
 import { checkJsonNesting, jsonDepthError } from './nesting-depth.js';
-import { yamlAliasingError, yamlDocumentToJS, yamlNestingError } from './yaml-limits.js';
+import { parseYamlCst, yamlAliasingError, yamlDocumentToJS } from './yaml-limits.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -78,6 +78,93 @@ function nodeFromYamlValue(v: JsonValue): JsonNode {
   const byKey = new Map<string, JsonNode>();
   for (const key of Object.keys(v)) byKey.set(key, nodeFromYamlValue(v[key]!));
   return objectNode(byKey, v);
+}
+
+// ---- the common case straight from the CST ----------------------------------------------------------------
+
+let yaml11ScalarTags: ReadonlyArray<CollectionTag | ScalarTag> | undefined;
+
+/** yaml.v2's plain-scalar resolution (YAML 1.1 core, timestamps as strings), as the yaml package's composer does it. */
+function plainScalarValue(source: string, atKey: boolean): JsonValue | typeof notPlainYaml {
+  yaml11ScalarTags ??= new Schema({ schema: 'yaml-1.1', merge: true, customTags: (tags) => tags.filter((t) => typeof t === 'string' || t.tag !== 'tag:yaml.org,2002:timestamp') }).tags;
+  // findScalarTagByTest: the first default tag whose pattern matches (merge keys only at a key, left to toJS)
+  const tag = yaml11ScalarTags.find((t) => t.default === true && t.test?.test(source)) as ScalarTag | undefined;
+  if (!tag) return source;
+  if (atKey && yaml11ScalarTags.some((t) => t.default === 'key' && t.test?.test(source))) return notPlainYaml;
+  let failed = false;
+  const v: unknown = tag.resolve(source, () => (failed = true), { intAsBigInt: false } as Parameters<ScalarTag['resolve']>[2]);
+  if (failed) return notPlainYaml;
+  if (v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) return v;
+  return notPlainYaml;
+}
+
+const trivia = new Set(['space', 'comment', 'newline']);
+const onlyTrivia = (tokens: readonly CST.SourceToken[] | undefined): boolean => (tokens ?? []).every((t) => trivia.has(t.type));
+
+/**
+ * The JsonNode of a one-document CST made only of block maps with single-line plain or quoted keys, block
+ * sequences, and plain, quoted or block scalars (what manifests are), built straight from the CST without composing
+ * a yaml Document; undefined for anything else (anchors, aliases, tags, flow collections, explicit keys, merge keys,
+ * duplicate keys, anything odd), which the caller composes in full. Saves the composer's time on every manifest.
+ */
+function plainNodeFromCst(tokens: readonly CST.Token[], lc: LineCounter): JsonNode | undefined {
+  if (tokens.length !== 1 || tokens[0]!.type !== 'document') return undefined;
+  const doc = tokens[0];
+  if (!onlyTrivia(doc.start) || !onlyTrivia(doc.end)) return undefined;
+  // the composer's BAD_INDENT: every item of a block collection starts at the collection's column
+  const column = (offset: number): number => lc.linePos(offset).col - 1;
+  const scalar = (token: CST.Token, atKey: boolean): JsonValue | typeof notPlainYaml => {
+    if (token.type !== 'scalar' && token.type !== 'single-quoted-scalar' && token.type !== 'double-quoted-scalar' && token.type !== 'block-scalar') return notPlainYaml;
+    if (token.type === 'block-scalar' && !token.props.every((t) => t.type === 'block-scalar-header' || trivia.has(t.type))) return notPlainYaml;
+    if (token.type !== 'block-scalar' && !onlyTrivia(token.end)) return notPlainYaml;
+    let failed = false;
+    const r = CST.resolveAsScalar(token, true, () => (failed = true));
+    if (failed || !r) return notPlainYaml;
+    return r.type === 'PLAIN' ? plainScalarValue(r.value, atKey) : r.value;
+  };
+  const visit = (token: CST.Token | undefined): JsonNode => {
+    if (token === undefined) return scalarNode(null);
+    if (token.type === 'block-map') {
+      const byKey = new Map<string, JsonNode>();
+      const value: { [key: string]: JsonValue } = {};
+      for (const item of token.items) {
+        if (item.explicitKey || !onlyTrivia(item.start) || !item.key || !item.sep) throw notPlainYaml;
+        const k = item.key;
+        if (column(k.offset) !== token.indent) throw notPlainYaml;
+        // implicit keys are single-line and at most 1024 characters; a block map value starts on a new line
+        if ((k.type !== 'scalar' && k.type !== 'single-quoted-scalar' && k.type !== 'double-quoted-scalar') || /[\n\r]/u.test(k.source) || k.source.length > 1024) throw notPlainYaml;
+        if (item.sep.filter((t) => t.type === 'map-value-ind').length !== 1 || !item.sep.every((t) => t.type === 'map-value-ind' || trivia.has(t.type))) throw notPlainYaml;
+        if ((item.value?.type === 'block-map' || item.value?.type === 'block-seq') && !item.sep.some((t) => t.type === 'newline')) throw notPlainYaml;
+        const keyValue = scalar(k, true);
+        if (keyValue === notPlainYaml || keyValue === null || typeof keyValue === 'object') throw notPlainYaml;
+        const key = String(keyValue);
+        // duplicates (and yaml.v2's text for them) are the full path's; so is the merge key
+        if (byKey.has(key) || key === '<<') throw notPlainYaml;
+        const child = visit(item.value);
+        byKey.set(key, child);
+        setMember(value, key, child.value);
+      }
+      return objectNode(byKey, value);
+    }
+    if (token.type === 'block-seq') {
+      return arrayNode(
+        token.items.map((item) => {
+          const ind = item.start.filter((t) => t.type === 'seq-item-ind');
+          if (ind.length !== 1 || column(ind[0]!.offset) !== token.indent || !item.start.every((t) => t.type === 'seq-item-ind' || trivia.has(t.type))) throw notPlainYaml;
+          return visit(item.value);
+        }),
+      );
+    }
+    const v = scalar(token, false);
+    if (v === notPlainYaml) throw notPlainYaml;
+    return scalarNode(v as string | number | boolean | null);
+  };
+  try {
+    return visit(doc.value);
+  } catch (err) {
+    if (err === notPlainYaml) return undefined;
+    throw err;
+  }
 }
 
 /** A collection or scalar the direct walk leaves to toJS (aliases, merge keys, tagged collections, odd keys). */
@@ -273,7 +360,8 @@ export type ParsedJsonDocument = { ok: true; node: JsonNode; yamlDuplicateKeys: 
 
 let yaml11TagsWithoutTimestamp: Tags | undefined;
 
-export function parseJsonOrYamlDocument(text: string): ParsedJsonDocument {
+/** `composeAlways` skips the direct CST walk (tests compare both paths). */
+export function parseJsonOrYamlDocument(text: string, opts: { composeAlways?: boolean } = {}): ParsedJsonDocument {
   // json.Serializer.RecognizesData: JSON is text whose first non-space character is '{'; anything else is YAML.
   if (/^\s*\{/u.test(text)) {
     // Go's scanner refuses excessive nesting before anything is decoded; JsonReader and every walker after it recurse.
@@ -287,10 +375,17 @@ export function parseJsonOrYamlDocument(text: string): ParsedJsonDocument {
     }
     return { ok: true, node: new JsonReader(text).read(), yamlDuplicateKeys: [] };
   }
-  const tooDeep = yamlNestingError(text);
-  if (tooDeep !== undefined) return { ok: false, error: tooDeep };
+  // One lex and parse: the CST is checked for go-yaml's nesting limit, then composed (parseAllDocuments would
+  // parse the text a second time).
   const lc = new LineCounter();
-  const docs = parseAllDocuments(text, {
+  const cst = parseYamlCst(text, lc);
+  if (!cst.ok) return { ok: false, error: cst.error };
+  // Tabs and characters yaml.v2 refuses take the full path, which words yaml.v2's errors.
+  if (!opts.composeAlways && !text.includes('\t') && !hasGoYamlUnprintable(text)) {
+    const plain = plainNodeFromCst(cst.tokens, lc);
+    if (plain) return { ok: true, node: plain, yamlDuplicateKeys: [] };
+  }
+  const composer = new Composer({
     // sigs.k8s.io/yaml uses yaml.v2: YAML 1.1 scalars (yes/no booleans, 0777 octals) but timestamps stay strings.
     version: '1.1',
     // The schema is built per document; the filtered list is the same every time.
@@ -298,10 +393,10 @@ export function parseJsonOrYamlDocument(text: string): ParsedJsonDocument {
     // Duplicate keys are not a parse error here: goyamlDuplicateKeys finds them all, with yaml.v2's text and lines,
     // and the values are read last-wins as the non-strict YAMLToJSON pass does.
     uniqueKeys: false,
-    lineCounter: lc,
   });
+  const docs = Array.from(composer.compose(cst.tokens));
   // yaml.v2 Unmarshal reads the first document only.
-  const doc: Document.Parsed | undefined = Array.isArray(docs) ? docs[0] : undefined;
+  const doc: Document.Parsed | undefined = docs[0];
   const yamlFailed = doc !== undefined && doc.errors.length > 0;
   // Syntax errors are worded and placed as yaml.v2 does ("yaml: line 4: did not find expected key"), which
   // go-yaml-errors finds by re-walking the text; the yaml package also accepts control characters yaml.v2 refuses.
@@ -312,7 +407,7 @@ export function parseJsonOrYamlDocument(text: string): ParsedJsonDocument {
   if (yamlFailed) {
     // Documents the yaml package refuses but yaml.v2 reads (rare): no kube text to match, so the yaml package's.
     const e = doc.errors[0]!;
-    const line = e.linePos?.[0]?.line ?? 1;
+    const line = lc.linePos(e.pos[0]).line;
     const message = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/u, '');
     return { ok: false, error: `yaml: line ${line}: ${message}` };
   }

@@ -31,9 +31,20 @@ export function yamlNestingError(text: string, limit = maxNestingDepth): string 
       // YAML flow text, or malformed: the parser decides
     }
   }
-  const lc = new LineCounter();
+  const cst = parseYamlCst(text, new LineCounter(), limit);
+  return cst.ok ? undefined : cst.error;
+}
+
+export type YamlCst = { ok: true; tokens: CST.Token[] } | { ok: false; error: string };
+
+/**
+ * The yaml package's CST of `text` (lexed and parsed once, line starts recorded in `lc`), or go-yaml's error when it
+ * nests deeper than `limit` collections. Callers compose documents from these tokens (yaml's Composer) rather than
+ * parse the text a second time.
+ */
+export function parseYamlCst(text: string, lc: LineCounter, limit = maxNestingDepth): YamlCst {
   const parser = new Parser(lc.addNewLine);
-  const tooDeepAt = (offset: number): string => goYamlFailure(`exceeded max depth of ${limit}`, lc.linePos(offset).line);
+  const tooDeepAt = (offset: number): YamlCst => ({ ok: false, error: goYamlFailure(`exceeded max depth of ${limit}`, lc.linePos(offset).line) });
   const documents: CST.Token[] = [];
   // Parser.parse, lexeme by lexeme: the parser only yields a document once it ends, so its stack (the document, the
   // open collections and at most one scalar) is watched on the way, and a deep body is refused as soon as it is deep
@@ -46,6 +57,8 @@ export function yamlNestingError(text: string, limit = maxNestingDepth): string 
     if (parser.stack.length > limit + 2) return tooDeepAt(parser.stack[limit + 1]!.offset);
   }
   for (const token of parser.end()) documents.push(token);
+  // Nothing can be deep in fewer characters than levels ('[', '{', '-', a key each).
+  if (text.length <= limit) return { ok: true, tokens: documents };
   // The exact count, on the finished documents.
   const stack: Array<{ token: CST.Token; depth: number }> = [];
   for (const top of documents) {
@@ -72,7 +85,7 @@ export function yamlNestingError(text: string, limit = maxNestingDepth): string 
       }
     }
   }
-  return undefined;
+  return { ok: true, tokens: documents };
 }
 
 /** decode.go's alias_ratio_range_low/high and allowedAliasRatio. */

@@ -1,4 +1,4 @@
-// The express app: filters in kube-apiserver's order (request info, metrics, readiness, authentication, audit,
+// The express app: filters in kube-apiserver's order (request info, metrics, request deadline, authentication, audit,
 // impersonation, authorization), then health, metrics, discovery, OpenAPI and the REST API.
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { errors, StatusError } from '../api/errors.js';
@@ -27,8 +27,6 @@ export interface AppDeps {
   metrics: ApiserverMetrics;
   health: HealthChecks;
   gitVersion: string;
-  /** right after request info: the readiness gate of admission sources plugs in here */
-  readinessGate?: RequestHandler;
   /**
    * right after authentication, as in kube-apiserver (WithAudit wraps WithImpersonation and WithAuthorization),
    * so that refused impersonations and denied requests are audited too, under the authenticated user
@@ -56,7 +54,6 @@ export function buildApp(deps: AppDeps): express.Express {
   app.use(requestInfoFilter());
   app.use(metricsFilter(deps.metrics));
   app.use(requestDeadlineFilter());
-  if (deps.readinessGate) app.use(deps.readinessGate);
   app.use(authenticationFilter(deps.authn));
   if (deps.audit) app.use(deps.audit);
   // kube's DefaultBuildHandlerChain: authentication → audit → impersonation → authorization; the request is

@@ -68,12 +68,22 @@ describe('loadManifestDir reads', () => {
     ]);
   });
 
-  it('multi-document YAML with leading, trailing and repeated separators, empty and comment-only documents', async () => {
-    dir.write('multi.yaml', `---\n# leading comment\n---\n${validatingWebhookYaml('one.static.k8s.io')}---\n\n--- # a comment after the separator\n${validatingWebhookYaml('two.static.k8s.io')}---\n---\n`);
+  // kube's Test_splitYAMLDocuments ("empty document between separators is skipped", "leading separator",
+  // "trailing separator"; k8s.io/apiserver/pkg/admission/plugin/manifest/loader_test.go)
+  it('multi-document YAML with leading, trailing and repeated separators and empty documents', async () => {
+    dir.write('multi.yaml', `---\n---\n${validatingWebhookYaml('one.static.k8s.io')}---\n\n   \n--- # a comment after the separator\n${validatingWebhookYaml('two.static.k8s.io')}---\n---\n`);
     expect(names(await loadManifestDir(dir.path, 'ValidatingAdmissionWebhook'))).toEqual([
       'ValidatingWebhookConfiguration/one.static.k8s.io',
       'ValidatingWebhookConfiguration/two.static.k8s.io',
     ]);
+  });
+
+  // A document of only comments is not empty after TrimSpace, so kube's decoder gets it: YAMLToJSON makes it null,
+  // meta.Interpret finds no kind, and Decode fails with NewMissingKindErr(string(originalData)).
+  it('fails on a document of only comments, quoting it as kube does', async () => {
+    dir.write('multi.yaml', `${validatingWebhookYaml('one.static.k8s.io')}---\n# nothing here yet\n# (to do)\n---\n`);
+    const r = await loadManifestDir(dir.path, 'ValidatingAdmissionWebhook');
+    expect(r.ok ? 'loaded' : r.kubeError).toBe(`error loading ${dir.file('multi.yaml')}: Object 'Kind' is missing in '# nothing here yet\n# (to do)'`);
   });
 
   it('a v1 List in YAML and in JSON, and the typed …List kinds', async () => {
@@ -207,8 +217,10 @@ interface ErrorCase {
   name: string;
   plugin: ManifestPlugin;
   files: Record<string, string>;
-  /** the formatted lines, with $DIR for the directory */
+  /** every problem (stopAtFirstError: false, what kah validate lists), one formatted line each, with $DIR for the directory */
   errors: string[];
+  /** the error kube's loader returns (it stops at the first problem), with $DIR for the directory */
+  kube: string;
 }
 
 const vwcJson = (metadata: string, extra = ''): string =>
@@ -221,48 +233,56 @@ const errorCases: ErrorCase[] = [
     plugin: 'ValidatingAdmissionWebhook',
     files: { 'a.yaml': validatingWebhookYaml('a.static.k8s.io').replace('  sideEffects: None', '  sideEffects: None\n  sideEffect: None') },
     errors: ['$DIR/a.yaml: ValidatingWebhookConfiguration/a.static.k8s.io: strict decoding error: unknown field "webhooks[0].sideEffect"'],
+    kube: 'error loading $DIR/a.yaml: strict decoding error: unknown field "webhooks[0].sideEffect"',
   },
   {
     name: 'an unknown top-level and metadata field',
     plugin: 'ValidatingAdmissionPolicy',
     files: { 'p.yaml': vapYaml('p.static.k8s.io').replace('metadata:\n', 'metadata:\n  labelz: {}\n') + 'status2: {}\n' },
     errors: ['$DIR/p.yaml: ValidatingAdmissionPolicy/p.static.k8s.io: strict decoding error: unknown field "metadata.labelz", unknown field "status2"'],
+    kube: 'error loading $DIR/p.yaml: strict decoding error: unknown field "metadata.labelz", unknown field "status2"',
   },
   {
     name: 'a duplicate key in YAML',
     plugin: 'ValidatingAdmissionWebhook',
     files: { 'a.yaml': validatingWebhookYaml('a.static.k8s.io').replace('  sideEffects: None', '  sideEffects: None\n  sideEffects: NoneOnDryRun') },
     errors: ['$DIR/a.yaml: ValidatingWebhookConfiguration/a.static.k8s.io: strict decoding error: yaml: unmarshal errors: line 15: key "sideEffects" already set in map'],
+    kube: 'error loading $DIR/a.yaml: strict decoding error: yaml: unmarshal errors: line 15: key "sideEffects" already set in map',
   },
   {
     name: 'a duplicate field in JSON',
     plugin: 'ValidatingAdmissionWebhook',
     files: { 'a.json': vwcJson('{"name":"a.static.k8s.io","name":"b.static.k8s.io"}') },
     errors: ['$DIR/a.json: ValidatingWebhookConfiguration/b.static.k8s.io: strict decoding error: duplicate field "metadata.name"'],
+    kube: 'error loading $DIR/a.json: strict decoding error: duplicate field "metadata.name"',
   },
   {
     name: 'a value of the wrong type',
     plugin: 'ValidatingAdmissionWebhook',
     files: { 'a.yaml': validatingWebhookYaml('a.static.k8s.io', undefined, '  timeoutSeconds: "5"\n') },
     errors: ['$DIR/a.yaml: ValidatingWebhookConfiguration/a.static.k8s.io: json: cannot unmarshal string into Go struct field ValidatingWebhook.webhooks.timeoutSeconds of type int32'],
+    kube: 'error loading $DIR/a.yaml: json: cannot unmarshal string into Go struct field ValidatingWebhook.webhooks.timeoutSeconds of type int32',
   },
   {
     name: 'a caBundle that is not base64',
     plugin: 'ValidatingAdmissionWebhook',
     files: { 'a.yaml': validatingWebhookYaml('a.static.k8s.io').replace('    url:', '    caBundle: "not*base64"\n    url:') },
     errors: ['$DIR/a.yaml: ValidatingWebhookConfiguration/a.static.k8s.io: illegal base64 data at input byte 3'],
+    kube: 'error loading $DIR/a.yaml: illegal base64 data at input byte 3',
   },
   {
     name: 'a document without kind',
     plugin: 'ValidatingAdmissionWebhook',
     files: { 'a.json': '{"apiVersion":"admissionregistration.k8s.io/v1","metadata":{"name":"a.static.k8s.io"}}' },
     errors: [`$DIR/a.json: Object 'Kind' is missing in '{"apiVersion":"admissionregistration.k8s.io/v1","metadata":{"name":"a.static.k8s.io"}}'`],
+    kube: `error loading $DIR/a.json: Object 'Kind' is missing in '{"apiVersion":"admissionregistration.k8s.io/v1","metadata":{"name":"a.static.k8s.io"}}'`,
   },
   {
     name: 'a bad document separator',
     plugin: 'ValidatingAdmissionWebhook',
     files: { 'a.yaml': `${validatingWebhookYaml('a.static.k8s.io')}--- not a comment\n` },
     errors: ['$DIR/a.yaml: failed to split YAML documents in file "$DIR/a.yaml": invalid Yaml document separator: not a comment'],
+    kube: 'failed to split YAML documents in file "$DIR/a.yaml": invalid Yaml document separator: not a comment',
   },
   // ---- kinds
   {
@@ -270,60 +290,70 @@ const errorCases: ErrorCase[] = [
     plugin: 'ValidatingAdmissionWebhook',
     files: { 'p.yaml': vapYaml('p.static.k8s.io') },
     errors: ['$DIR/p.yaml: ValidatingAdmissionPolicy/p.static.k8s.io: unsupported resource type *v1.ValidatingAdmissionPolicy'],
+    kube: 'error loading $DIR/p.yaml: unsupported resource type *v1.ValidatingAdmissionPolicy',
   },
   {
     name: 'a MutatingWebhookConfiguration in the validating webhook directory',
     plugin: 'ValidatingAdmissionWebhook',
     files: { 'm.yaml': mutatingWebhookYaml('m.static.k8s.io') },
     errors: ['$DIR/m.yaml: MutatingWebhookConfiguration/m.static.k8s.io: unsupported resource type *v1.MutatingWebhookConfiguration'],
+    kube: 'error loading $DIR/m.yaml: unsupported resource type *v1.MutatingWebhookConfiguration',
   },
   {
     name: 'a v1beta1 ValidatingWebhookConfiguration',
     plugin: 'ValidatingAdmissionWebhook',
     files: { 'a.yaml': validatingWebhookYaml('a.static.k8s.io').replace('admissionregistration.k8s.io/v1', 'admissionregistration.k8s.io/v1beta1') },
     errors: ['$DIR/a.yaml: ValidatingWebhookConfiguration/a.static.k8s.io: unsupported resource type *v1beta1.ValidatingWebhookConfiguration'],
+    kube: 'error loading $DIR/a.yaml: unsupported resource type *v1beta1.ValidatingWebhookConfiguration',
   },
   {
     name: 'a ConfigMap in a webhook directory',
     plugin: 'MutatingAdmissionWebhook',
     files: { 'cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n' },
     errors: ['$DIR/cm.yaml: no kind "ConfigMap" is registered for version "v1" in scheme "k8s.io/apiserver/pkg/admission/plugin/manifest"'],
+    kube: 'error loading $DIR/cm.yaml: no kind "ConfigMap" is registered for version "v1" in scheme "k8s.io/apiserver/pkg/admission/plugin/manifest"',
   },
   {
     name: 'a ConfigMap in a policy directory',
     plugin: 'ValidatingAdmissionPolicy',
     files: { 'cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n' },
     errors: ['$DIR/cm.yaml: no kind "ConfigMap" is registered for version "v1" in scheme "k8s.io/apiserver/pkg/admission/plugin/manifest"'],
+    kube: 'error loading $DIR/cm.yaml: no kind "ConfigMap" is registered for version "v1" in scheme "k8s.io/apiserver/pkg/admission/plugin/manifest"',
   },
   {
     name: 'a ValidatingWebhookConfiguration in a policy directory',
     plugin: 'ValidatingAdmissionPolicy',
     files: { 'a.yaml': validatingWebhookYaml('a.static.k8s.io') },
-    errors: ['$DIR/a.yaml: ValidatingWebhookConfiguration/a.static.k8s.io: unsupported resource type admissionregistration.k8s.io/v1, Kind=ValidatingWebhookConfiguration'],
+    errors: ['$DIR/a.yaml: ValidatingWebhookConfiguration/a.static.k8s.io: unsupported resource type *v1.ValidatingWebhookConfiguration'],
+    kube: 'error loading $DIR/a.yaml: unsupported resource type *v1.ValidatingWebhookConfiguration',
   },
   {
     name: 'a MutatingAdmissionPolicy in the ValidatingAdmissionPolicy directory',
     plugin: 'ValidatingAdmissionPolicy',
     files: { 'm.yaml': mapYaml('m.static.k8s.io') },
-    errors: ['$DIR/m.yaml: MutatingAdmissionPolicy/m.static.k8s.io: unsupported resource type admissionregistration.k8s.io/v1, Kind=MutatingAdmissionPolicy'],
+    errors: ['$DIR/m.yaml: MutatingAdmissionPolicy/m.static.k8s.io: unsupported resource type *v1.MutatingAdmissionPolicy'],
+    kube: 'error loading $DIR/m.yaml: unsupported resource type *v1.MutatingAdmissionPolicy',
   },
   {
     name: 'a foreign kind inside a v1 List of a policy directory',
     plugin: 'ValidatingAdmissionPolicy',
     files: { 'l.json': JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicyBinding', metadata: { name: 'b.static.k8s.io' } }] }) },
-    errors: ['$DIR/l.json: MutatingAdmissionPolicyBinding/b.static.k8s.io: items[0]: unsupported resource type admissionregistration.k8s.io/v1, Kind=MutatingAdmissionPolicyBinding in List'],
+    errors: ['$DIR/l.json: MutatingAdmissionPolicyBinding/b.static.k8s.io: items[0]: unsupported resource type *v1.MutatingAdmissionPolicyBinding'],
+    kube: 'error loading $DIR/l.json: unsupported resource type *v1.MutatingAdmissionPolicyBinding',
   },
   {
     name: 'an unregistered kind inside a v1 List',
     plugin: 'ValidatingAdmissionWebhook',
     files: { 'l.json': JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' } }] }) },
     errors: ['$DIR/l.json: items[0]: failed to decode list item: no kind "Secret" is registered for version "v1" in scheme "k8s.io/apiserver/pkg/admission/plugin/manifest"'],
+    kube: 'error loading $DIR/l.json: failed to decode list item: no kind "Secret" is registered for version "v1" in scheme "k8s.io/apiserver/pkg/admission/plugin/manifest"',
   },
   {
     name: 'an unknown field inside a v1 List item',
     plugin: 'ValidatingAdmissionWebhook',
     files: { 'l.json': JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'a.static.k8s.io' }, spec: {} }] }) },
     errors: ['$DIR/l.json: ValidatingWebhookConfiguration/a.static.k8s.io: items[0]: failed to decode list item: strict decoding error: unknown field "spec"'],
+    kube: 'error loading $DIR/l.json: failed to decode list item: strict decoding error: unknown field "spec"',
   },
   // ---- names
   {
@@ -331,6 +361,7 @@ const errorCases: ErrorCase[] = [
     plugin: 'ValidatingAdmissionWebhook',
     files: { 'a.yaml': validatingWebhookYaml('deny-all') },
     errors: ['$DIR/a.yaml: ValidatingWebhookConfiguration/deny-all: metadata.name: "deny-all" in file "$DIR/a.yaml" must have a name ending with ".static.k8s.io"'],
+    kube: 'error loading $DIR/a.yaml: "deny-all" in file "$DIR/a.yaml" must have a name ending with ".static.k8s.io"',
   },
   {
     name: 'no name',
@@ -340,6 +371,7 @@ const errorCases: ErrorCase[] = [
       '$DIR/p.yaml: ValidatingAdmissionPolicy: metadata.name: Required value: name or generateName is required',
       '$DIR/p.yaml: ValidatingAdmissionPolicy: metadata.name: resource in file "$DIR/p.yaml" must have a name',
     ],
+    kube: 'error loading $DIR/p.yaml: ValidatingAdmissionPolicy "": metadata.name: Required value: name or generateName is required',
   },
   {
     name: 'a name ObjectMeta validation rejects',
@@ -348,18 +380,21 @@ const errorCases: ErrorCase[] = [
     errors: [
       "$DIR/m.yaml: MutatingWebhookConfiguration/Bad_Name.static.k8s.io: metadata.name: Invalid value: \"Bad_Name.static.k8s.io\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
     ],
+    kube: `error loading $DIR/m.yaml: MutatingWebhookConfiguration "Bad_Name.static.k8s.io": metadata.name: Invalid value: "Bad_Name.static.k8s.io": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
   },
   {
     name: 'the same name twice in one type, across files',
     plugin: 'ValidatingAdmissionWebhook',
     files: { 'a.yaml': validatingWebhookYaml('same.static.k8s.io'), 'b.yaml': validatingWebhookYaml('same.static.k8s.io') },
     errors: ['$DIR/b.yaml: ValidatingWebhookConfiguration/same.static.k8s.io: metadata.name: duplicate name "same.static.k8s.io" found in file "$DIR/b.yaml" (previously seen in "$DIR/a.yaml")'],
+    kube: 'error loading $DIR/b.yaml: duplicate name "same.static.k8s.io" found in file "$DIR/b.yaml" (previously seen in "$DIR/a.yaml")',
   },
   {
     name: 'the same name twice in one file',
     plugin: 'ValidatingAdmissionPolicy',
     files: { 'p.yaml': docs(vapYaml('p.static.k8s.io'), vapYaml('p.static.k8s.io')) },
     errors: ['$DIR/p.yaml: ValidatingAdmissionPolicy/p.static.k8s.io: metadata.name: duplicate name "p.static.k8s.io" found in file "$DIR/p.yaml" (previously seen in "$DIR/p.yaml")'],
+    kube: 'error loading $DIR/p.yaml: duplicate name "p.static.k8s.io" found in file "$DIR/p.yaml" (previously seen in "$DIR/p.yaml")',
   },
   // ---- webhooks
   {
@@ -369,6 +404,7 @@ const errorCases: ErrorCase[] = [
     errors: [
       '$DIR/a.yaml: ValidatingWebhookConfiguration/a.static.k8s.io: webhooks[0].clientConfig.service: webhook "check.example.com" in "a.static.k8s.io" (file "$DIR/a.yaml"): clientConfig.service is not supported for static manifests; use clientConfig.url instead',
     ],
+    kube: 'error loading $DIR/a.yaml: webhook "check.example.com" in "a.static.k8s.io" (file "$DIR/a.yaml"): clientConfig.service is not supported for static manifests; use clientConfig.url instead',
   },
   {
     name: 'a webhook without url',
@@ -378,6 +414,7 @@ const errorCases: ErrorCase[] = [
       '$DIR/m.yaml: MutatingWebhookConfiguration/m.static.k8s.io: webhooks[0].clientConfig: Required value: exactly one of url or service is required',
       '$DIR/m.yaml: MutatingWebhookConfiguration/m.static.k8s.io: webhooks[0].clientConfig.url: webhook "mutate.example.com" in "m.static.k8s.io" (file "$DIR/m.yaml"): clientConfig.url is required for static manifests',
     ],
+    kube: 'error loading $DIR/m.yaml: MutatingWebhookConfiguration "m.static.k8s.io": webhooks[0].clientConfig: Required value: exactly one of url or service is required',
   },
   {
     name: 'a webhook the REST API would refuse',
@@ -387,6 +424,7 @@ const errorCases: ErrorCase[] = [
       '$DIR/a.yaml: ValidatingWebhookConfiguration/a.static.k8s.io: webhooks[0].sideEffects: Unsupported value: "Some": supported values: "None", "NoneOnDryRun"',
       "$DIR/a.yaml: ValidatingWebhookConfiguration/a.static.k8s.io: webhooks[0].clientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL scheme; desired format: https://host[/path]",
     ],
+    kube: `error loading $DIR/a.yaml: ValidatingWebhookConfiguration "a.static.k8s.io": [webhooks[0].sideEffects: Unsupported value: "Some": supported values: "None", "NoneOnDryRun", webhooks[0].clientConfig.url: Invalid value: "http": 'https' is the only allowed URL scheme; desired format: https://host[/path]]`,
   },
   // ---- policies and bindings
   {
@@ -394,12 +432,14 @@ const errorCases: ErrorCase[] = [
     plugin: 'ValidatingAdmissionPolicy',
     files: { 'p.yaml': vapYaml('p.static.k8s.io', '  paramKind:\n    apiVersion: v1\n    kind: ConfigMap\n') },
     errors: ['$DIR/p.yaml: ValidatingAdmissionPolicy/p.static.k8s.io: spec.paramKind: ValidatingAdmissionPolicy "p.static.k8s.io": spec.paramKind is not supported for static manifests'],
+    kube: 'error loading $DIR/p.yaml: ValidatingAdmissionPolicy "p.static.k8s.io": spec.paramKind is not supported for static manifests',
   },
   {
     name: 'a policy the REST API would refuse',
     plugin: 'ValidatingAdmissionPolicy',
     files: { 'p.yaml': vapYaml('p.static.k8s.io').replace('failurePolicy: Fail', 'failurePolicy: Sometimes') },
     errors: ['$DIR/p.yaml: ValidatingAdmissionPolicy/p.static.k8s.io: spec.failurePolicy: Unsupported value: "Sometimes": supported values: "Fail", "Ignore"'],
+    kube: 'error loading $DIR/p.yaml: ValidatingAdmissionPolicy "p.static.k8s.io": spec.failurePolicy: Unsupported value: "Sometimes": supported values: "Fail", "Ignore"',
   },
   {
     name: 'a binding with paramRef',
@@ -409,12 +449,14 @@ const errorCases: ErrorCase[] = [
       '$DIR/p.yaml: ValidatingAdmissionPolicyBinding/b.static.k8s.io: spec.paramRef.parameterNotFoundAction: Required value',
       '$DIR/p.yaml: ValidatingAdmissionPolicyBinding/b.static.k8s.io: spec.paramRef: binding "b.static.k8s.io": spec.paramRef is not supported for static manifests',
     ],
+    kube: 'error loading $DIR/p.yaml: ValidatingAdmissionPolicyBinding "b.static.k8s.io": spec.paramRef.parameterNotFoundAction: Required value',
   },
   {
     name: 'a binding to a policy that is not in the directory',
     plugin: 'ValidatingAdmissionPolicy',
     files: { 'b.yaml': vapbYaml('b.static.k8s.io', 'missing.static.k8s.io') },
     errors: ['$DIR/b.yaml: ValidatingAdmissionPolicyBinding/b.static.k8s.io: spec.policyName: binding "b.static.k8s.io" references policy "missing.static.k8s.io" which does not exist in the manifest directory'],
+    kube: 'binding "b.static.k8s.io" references policy "missing.static.k8s.io" which does not exist in the manifest directory',
   },
   {
     name: 'a binding to a REST policy (no suffix)',
@@ -424,6 +466,7 @@ const errorCases: ErrorCase[] = [
       '$DIR/b.yaml: MutatingAdmissionPolicyBinding/b.static.k8s.io: spec.policyName: binding "b.static.k8s.io": spec.policyName "rest-policy" must end with ".static.k8s.io"',
       '$DIR/b.yaml: MutatingAdmissionPolicyBinding/b.static.k8s.io: spec.policyName: binding "b.static.k8s.io" references policy "rest-policy" which does not exist in the manifest directory',
     ],
+    kube: 'error loading $DIR/b.yaml: binding "b.static.k8s.io": spec.policyName "rest-policy" must end with ".static.k8s.io"',
   },
   {
     name: 'a binding without policyName',
@@ -433,6 +476,7 @@ const errorCases: ErrorCase[] = [
       '$DIR/b.yaml: ValidatingAdmissionPolicyBinding/b.static.k8s.io: spec.policyName: Required value',
       '$DIR/b.yaml: ValidatingAdmissionPolicyBinding/b.static.k8s.io: spec.policyName: binding "b.static.k8s.io" must reference a policy (spec.policyName)',
     ],
+    kube: 'error loading $DIR/b.yaml: ValidatingAdmissionPolicyBinding "b.static.k8s.io": spec.policyName: Required value',
   },
   {
     name: 'problems in several files, all of them',
@@ -442,14 +486,32 @@ const errorCases: ErrorCase[] = [
       '$DIR/a.yaml: ValidatingWebhookConfiguration/a: metadata.name: "a" in file "$DIR/a.yaml" must have a name ending with ".static.k8s.io"',
       '$DIR/b.yaml: ValidatingWebhookConfiguration/b: metadata.name: "b" in file "$DIR/b.yaml" must have a name ending with ".static.k8s.io"',
     ],
+    kube: 'error loading $DIR/a.yaml: "a" in file "$DIR/a.yaml" must have a name ending with ".static.k8s.io"',
   },
 ];
 
 describe('loadManifestDir refuses', () => {
   it.each(errorCases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
     for (const [file, content] of Object.entries(c.files)) dir.write(file, content);
-    const r = await loadManifestDir(dir.path, c.plugin);
-    expect(errorLines(r)).toEqual(c.errors.map((e) => e.replaceAll('$DIR', dir.path)));
+    expect(errorLines(await loadManifestDir(dir.path, c.plugin, { stopAtFirstError: false }))).toEqual(c.errors.map((e) => e.replaceAll('$DIR', dir.path)));
+    const first = await loadManifestDir(dir.path, c.plugin);
+    expect(first.ok ? 'loaded' : first.kubeError).toEqual(c.kube.replaceAll('$DIR', dir.path));
+  });
+
+  // kube's LoadManifests returns at the first failing document: nothing after it is looked at
+  it('stops at the first failing file, as kube does', async () => {
+    dir.write('a.yaml', validatingWebhookYaml('a'));
+    dir.write('b.yaml', validatingWebhookYaml('b'));
+    const r = await loadManifestDir(dir.path, 'ValidatingAdmissionWebhook');
+    expect(errorLines(r)).toEqual([`${dir.file('a.yaml')}: ValidatingWebhookConfiguration/a: metadata.name: "a" in file "${dir.file('a.yaml')}" must have a name ending with ".static.k8s.io"`]);
+  });
+
+  // manifest.LoadFiles splits every file before LoadManifests decodes any document
+  it('reports a later file that cannot be split before an earlier document that cannot be decoded', async () => {
+    dir.write('a.yaml', validatingWebhookYaml('a'));
+    dir.write('b.yaml', `${validatingWebhookYaml('b.static.k8s.io')}--- x\n`);
+    const r = await loadManifestDir(dir.path, 'ValidatingAdmissionWebhook');
+    expect(r.ok ? 'loaded' : r.kubeError).toBe(`failed to split YAML documents in file "${dir.file('b.yaml')}": invalid Yaml document separator: x`);
   });
 
   it('a YAML syntax error with the line of the document', async () => {

@@ -154,18 +154,37 @@ describe('reserved names (TestStaticPolicyBlocksAPICreation)', () => {
   });
 });
 
+// The whole line kube-apiserver reports: InitPlugin's and the policy plugin's wrapping (k8s.io/apiserver
+// pkg/admission/plugins.go, pkg/admission/plugin/policy/generic/plugin.go) around the loader's error
+// (policy/manifest/loader/loader.go; kube's TestLoadValidatingManifestsFromDirectory cases). The missing-policy
+// error comes after every file is read, unwrapped by "error loading".
 describe('startup failures', () => {
+  const head = (dir: string): string => `Error: failed to initialize admission plugin "ValidatingAdmissionPolicy": failed to load static policy manifests from "${dir}": `;
   const cases: Array<[string, object[], string]> = [
-    ['a policy with paramKind', [{ ...policy('p.static.k8s.io', 'true'), spec: { ...policy('p.static.k8s.io', 'true').spec, paramKind: { apiVersion: 'v1', kind: 'ConfigMap' } } }], 'paramKind is not supported for static manifests'],
-    ['a binding with paramRef', [policy('p.static.k8s.io', 'true'), { ...binding('b.static.k8s.io', 'p.static.k8s.io'), spec: { policyName: 'p.static.k8s.io', validationActions: ['Deny'], paramRef: { name: 'x', parameterNotFoundAction: 'Deny' } } }], 'paramRef is not supported for static manifests'],
-    ['a binding to a missing policy', [binding('b.static.k8s.io', 'nowhere.static.k8s.io')], 'does not exist'],
-    ['an expression that does not compile', [policy('p.static.k8s.io', 'object.metadata.name +')], 'compilation failed'],
+    ['a policy with paramKind', [{ ...policy('p.static.k8s.io', 'true'), spec: { ...policy('p.static.k8s.io', 'true').spec, paramKind: { apiVersion: 'v1', kind: 'ConfigMap' } } }], 'error loading $DIR/x.yaml: ValidatingAdmissionPolicy "p.static.k8s.io": spec.paramKind is not supported for static manifests'],
+    ['a binding with paramRef', [policy('p.static.k8s.io', 'true'), { ...binding('b.static.k8s.io', 'p.static.k8s.io'), spec: { policyName: 'p.static.k8s.io', validationActions: ['Deny'], paramRef: { name: 'x', parameterNotFoundAction: 'Deny' } } }], 'error loading $DIR/x.yaml: binding "b.static.k8s.io": spec.paramRef is not supported for static manifests'],
+    ['a binding to a missing policy', [binding('b.static.k8s.io', 'nowhere.static.k8s.io')], 'binding "b.static.k8s.io" references policy "nowhere.static.k8s.io" which does not exist in the manifest directory'],
+    ['an expression that does not compile', [policy('p.static.k8s.io', 'object.metadata.name +')], 'error loading $DIR/x.yaml: ValidatingAdmissionPolicy "p.static.k8s.io": spec.validations[0].expression: Invalid value: "object.metadata.name +": compilation failed: '],
   ];
-  it.each(cases)('exits 1 for %s', async (_n, objects, expected) => {
+  it.each(cases)('exits 1 with kube\'s error for %s', async (_n, objects, expected) => {
     const dir = mkdtempSync(path.join(root, 'fail-'));
     writeManifest(dir, 'x.yaml', objects);
     const failed = await expectStartupFailure({ storage: 'memory', staticManifestDirs: { ValidatingAdmissionPolicy: dir } });
     expect(failed.exitCode).toBe(1);
-    expect(failed.stderr).toContain(expected);
+    const errors = failed.stderr.split('\n').filter((l) => l.startsWith('Error: '));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.startsWith(head(dir) + expected.replaceAll('$DIR', dir))).toBe(true);
+  });
+
+  // kube initializes its admission plugins in its recommended order and stops at the first that fails
+  it('reports only the first failing plugin, in kube\'s admission order', async () => {
+    const policies = mkdtempSync(path.join(root, 'fail-'));
+    const webhooks = mkdtempSync(path.join(root, 'fail-'));
+    writeManifest(policies, 'x.yaml', [binding('b.static.k8s.io', 'nowhere.static.k8s.io')]);
+    writeManifest(webhooks, 'y.yaml', [{ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'p.static.k8s.io' }, spec: {} }]);
+    const failed = await expectStartupFailure({ storage: 'memory', staticManifestDirs: { ValidatingAdmissionWebhook: webhooks, ValidatingAdmissionPolicy: policies } });
+    expect(failed.stderr.split('\n').filter((l) => l.startsWith('Error: '))).toEqual([
+      `${head(policies)}binding "b.static.k8s.io" references policy "nowhere.static.k8s.io" which does not exist in the manifest directory`,
+    ]);
   });
 });

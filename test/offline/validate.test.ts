@@ -104,7 +104,9 @@ describe('kah validate', () => {
     const r = await validate(...flags);
     expect(r.code).toBe(1);
     expect(r.out).toBe('');
-    expect(r.err).toBe(`${defaultFlagsWarning}Error: ${tmp.path}/policies/p.yaml: ValidatingAdmissionPolicy/p.static.k8s.io: strict decoding error: unknown field "spec.failurePolicyy"\n`);
+    expect(r.err).toBe(
+      `${defaultFlagsWarning}Error: failed to initialize admission plugin "ValidatingAdmissionPolicy": failed to load static policy manifests from "${tmp.path}/policies": error loading ${tmp.path}/policies/p.yaml: strict decoding error: unknown field "spec.failurePolicyy"\n`,
+    );
     await expectSameAsStartup(flags, r.err);
   });
 
@@ -116,7 +118,7 @@ describe('kah validate', () => {
     const flags = [`--admission-control-config-file=${config}`, gateOn];
     const r = await validate(...flags);
     expect(r.code).toBe(1);
-    expect(r.err).toContain(`metadata.name: duplicate name "p.static.k8s.io" found in file "${tmp.path}/policies/b.yaml" (previously seen in "${tmp.path}/policies/a.yaml")`);
+    expect(r.err).toContain(`error loading ${tmp.path}/policies/b.yaml: duplicate name "p.static.k8s.io" found in file "${tmp.path}/policies/b.yaml" (previously seen in "${tmp.path}/policies/a.yaml")`);
     await expectSameAsStartup(flags, r.err);
   });
 
@@ -140,7 +142,7 @@ describe('kah validate', () => {
     await expectSameAsStartup(flags, r.err);
   });
 
-  it('prints one line per problem for bad YAML and a name without the static suffix, in one run', async () => {
+  it('prints kube\'s first problem as startup does, then every other one marked as beyond kube, one line each', async () => {
     const config = policyDirConfig({
       'a-broken.yaml': 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: [unclosed\n',
       'b-plain.yaml': maxReplicasPolicy('plain-name', 3),
@@ -150,9 +152,11 @@ describe('kah validate', () => {
     const lines = r.err.trimEnd().split('\n');
     expect(lines).toHaveLength(3);
     expect(`${lines[0]}\n`).toBe(defaultFlagsWarning);
-    expect(lines[1]).toBe(`Error: ${tmp.path}/policies/a-broken.yaml: yaml: line 3: did not find expected ',' or ']'`);
+    expect(lines[1]).toBe(
+      `Error: failed to initialize admission plugin "ValidatingAdmissionPolicy": failed to load static policy manifests from "${tmp.path}/policies": error loading ${tmp.path}/policies/a-broken.yaml: yaml: line 3: did not find expected ',' or ']'`,
+    );
     expect(lines[2]).toBe(
-      `Error: ${tmp.path}/policies/b-plain.yaml: ValidatingAdmissionPolicy/plain-name: metadata.name: "plain-name" in file "${tmp.path}/policies/b-plain.yaml" must have a name ending with ".static.k8s.io"`,
+      `Error: (beyond kube-apiserver, which stops at the first problem) ${tmp.path}/policies/b-plain.yaml: ValidatingAdmissionPolicy/plain-name: metadata.name: "plain-name" in file "${tmp.path}/policies/b-plain.yaml" must have a name ending with ".static.k8s.io"`,
     );
   });
 

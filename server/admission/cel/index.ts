@@ -259,8 +259,11 @@ class AdmissionCelEnvironment implements CelEnvironment {
     return result;
   }
 
+  /** untyped compilations' object type lists, one frozen list per option set, so the engine extends its registry once for each */
+  private readonly untypedObjectTypes = new Map<string, readonly ObjectTypeDecl[]>();
+
   /** The declarations of one compilation: kube's createEnvForOpts (typed: the type checker's buildEnvSet). */
-  private declarations(opts: CompileOptions, typed?: TypedDeclarations): { variables: Map<string, CelType>; objectTypes: ObjectTypeDecl[]; libVars: LibraryVariable[] } {
+  private declarations(opts: CompileOptions, typed?: TypedDeclarations): { variables: Map<string, CelType>; objectTypes: readonly ObjectTypeDecl[]; libVars: LibraryVariable[] } {
     const object = typed?.object ?? T.dyn;
     const variables = new Map<string, CelType>([
       ['object', object],
@@ -287,7 +290,15 @@ class AdmissionCelEnvironment implements CelEnvironment {
     }
     if (opts.hasAuthorizer && !variables.has('authorizer')) variables.set('authorizer', T.opaque(AUTHORIZER_TYPE));
     if (opts.mutation) objectTypes.push(...MUTATION_TYPES);
-    return { variables, objectTypes, libVars };
+    if (typed) return { variables, objectTypes, libVars };
+    // untyped, the list depends only on these options
+    const key = `${opts.forWebhookMatchCondition ? 'w' : ''}${opts.mutation ? 'm' : ''}\u0000${opts.variableNames.join('\u0000')}`;
+    let shared = this.untypedObjectTypes.get(key);
+    if (!shared) {
+      if (this.untypedObjectTypes.size >= 1_000) this.untypedObjectTypes.clear();
+      this.untypedObjectTypes.set(key, (shared = Object.freeze(objectTypes)));
+    }
+    return { variables, objectTypes: shared, libVars };
   }
 
   typeCheck(expression: string, opts: Omit<CompileOptions, 'hasParams' | 'variableNames' | 'kind'>, types: TypedDeclarations): TypeCheckResult {

@@ -6,7 +6,7 @@
 //
 // Environment (documented in README.md next to this file):
 //   KAH_MANIFEST_POLL_INTERVAL   polling interval, a Go duration ("500ms", "2s", "1m") or milliseconds; default 1m
-//   KAH_MANIFEST_LOAD_DELAY_MS   fault injection: delay the initial load by this many milliseconds; default 0
+//   KAH_MANIFEST_LOAD_DELAY_MS   fault injection: delay the initial load (and so the port opening) by this many milliseconds; default 0
 import { watch, type FSWatcher } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
@@ -39,12 +39,12 @@ export interface ManifestSnapshot {
   readonly hash: string;
 }
 
-export type ManifestLoadOutcome = { ok: true; snapshot: ManifestSnapshot } | { ok: false; errors: ManifestError[] };
+export type ManifestLoadOutcome = { ok: true; snapshot: ManifestSnapshot } | { ok: false; errors: ManifestError[]; /** the loader's error as kube words it */ kubeError: string };
 
 export type ManifestReloadOutcome =
   | { status: 'unchanged' }
   | { status: 'reloaded'; snapshot: ManifestSnapshot }
-  | { status: 'failed'; errors: ManifestError[] };
+  | { status: 'failed'; errors: ManifestError[]; kubeError: string };
 
 export interface StaticManifestControllerOptions {
   plugin: ManifestPlugin;
@@ -191,9 +191,9 @@ export class StaticManifestController {
   async loadInitial(): Promise<ManifestLoadOutcome> {
     if (this.loadDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.loadDelayMs));
     const read = await readManifestDir(this.dir);
-    if (!read.ok) return { ok: false, errors: [read.error] };
+    if (!read.ok) return { ok: false, errors: [read.error], kubeError: read.error.reason };
     const result = loadManifestFiles(read.files, this.plugin, this.opts.handlers ? { handlers: this.opts.handlers } : {});
-    if (!result.ok) return { ok: false, errors: result.errors };
+    if (!result.ok) return { ok: false, errors: result.errors, kubeError: result.kubeError };
     const snapshot = this.swap(result.objects, result.hash);
     this.synced = true;
     this.metrics?.recordSuccess(this.plugin, this.apiServerId, result.hash);
@@ -243,11 +243,11 @@ export class StaticManifestController {
     if (this.stopped) return { status: 'unchanged' };
     try {
       const read = await readManifestDir(this.dir);
-      if (!read.ok) return this.fail([read.error]);
+      if (!read.ok) return this.fail([read.error], read.error.reason);
       const hash = hashManifestFiles(read.files);
       if (hash === this.appliedHash) return { status: 'unchanged' };
       const result = loadManifestFiles(read.files, this.plugin, this.opts.handlers ? { handlers: this.opts.handlers } : {});
-      if (!result.ok) return this.fail(result.errors);
+      if (!result.ok) return this.fail(result.errors, result.kubeError, hash);
       if (this.stopped) return { status: 'unchanged' };
       const snapshot = this.swap(result.objects, result.hash);
       this.metrics?.recordSuccess(this.plugin, this.apiServerId, result.hash);
@@ -256,17 +256,27 @@ export class StaticManifestController {
       return { status: 'reloaded', snapshot };
     } catch (err) {
       // a bug, not a bad file: still a failed reload that keeps the snapshot in force
-      return this.fail([{ file: this.dir, reason: `internal error: ${(err as Error).message}` }]);
+      const reason = `internal error: ${(err as Error).message}`;
+      return this.fail([{ file: this.dir, reason }], reason);
     }
   }
 
   // kube records a failure for every check of an invalid directory (the hash is only remembered on success).
-  private fail(errors: ManifestError[]): ManifestReloadOutcome {
-    if (this.stopped) return { status: 'failed', errors };
+  // `attempted` is the hash of the files that failed (when they could be read): the harness's reload wait
+  // (harness/manifest-reload.ts) tells from it that the content it wrote is the one refused.
+  private fail(errors: ManifestError[], kubeError: string, attempted?: string): ManifestReloadOutcome {
+    if (this.stopped) return { status: 'failed', errors, kubeError };
     this.metrics?.recordFailure(this.plugin, this.apiServerId);
     const message = this.family === 'webhook' ? 'reloading admission manifest config' : 'reloading manifest config';
-    this.opts.log.error(message, { plugin: this.plugin, dir: this.dir, errors: errors.map(formatManifestError), keeping: this.current.hash });
-    return { status: 'failed', errors };
+    this.opts.log.error(message, {
+      plugin: this.plugin,
+      dir: this.dir,
+      err: kubeError,
+      errors: errors.map(formatManifestError),
+      ...(attempted !== undefined ? { attempted } : {}),
+      keeping: this.current.hash,
+    });
+    return { status: 'failed', errors, kubeError };
   }
 
   private swap(objects: readonly KubeObject[], hash: string): ManifestSnapshot {

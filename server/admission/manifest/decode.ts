@@ -72,15 +72,18 @@ export type DecodeResult = { ok: true; decoded: DecodedObject } | { ok: false; e
 
 /**
  * runtime.Decode with the strict universal deserializer over an already parsed document: meta.Interpret, the
- * missing kind and version errors, the scheme lookup, then the strict unmarshal.
+ * missing kind and version errors, the scheme lookup, then the strict unmarshal. `originalText` is the document as
+ * read (trimmed), which kube quotes in its missing kind/apiVersion errors (NewMissingKindErr(string(originalData)));
+ * without it the document is shown as compact JSON.
  */
-export function decodeNode(root: JsonNode, yamlStrictError?: string): DecodeResult {
+export function decodeNode(root: JsonNode, yamlStrictError?: string, originalText?: string): DecodeResult {
   const meta = interpretTypeMeta(root);
   if (!meta.ok) return meta;
   const { group, version, kind } = meta;
-  // kube quotes the document it read; a manifest error is one line, so the document is shown as compact JSON.
-  if (kind === '') return { ok: false, error: `Object 'Kind' is missing in '${goJsonMarshal(root.value)}'` };
-  if (version === '') return { ok: false, error: `Object 'apiVersion' is missing in '${goJsonMarshal(root.value)}'` };
+  const shown = originalText ?? goJsonMarshal(root.value);
+  // A document of only comments decodes to null, so it has no kind either: kube fails on it the same way.
+  if (kind === '') return { ok: false, error: `Object 'Kind' is missing in '${shown}'` };
+  if (version === '') return { ok: false, error: `Object 'apiVersion' is missing in '${shown}'` };
   const groupVersion = group === '' ? version : `${group}/${version}`;
   const entry = lookupKind(group, version, kind);
   if (!entry) return { ok: false, error: `no kind ${goQuote(kind)} is registered for version ${goQuote(groupVersion)} in scheme ${goQuote(manifestSchemeName)}` };

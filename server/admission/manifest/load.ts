@@ -2,99 +2,65 @@
 // direct .yaml/.yml/.json files in name order, each split into documents and strictly decoded; only that plugin's
 // admissionregistration.k8s.io/v1 kinds, alone, in their typed lists or in a v1 List; the REST API's defaulting
 // and validation; then the static rules (reserved suffix, unique names, URL-only webhooks, no params, bindings
-// to policies of the same directory). kube stops at the first problem; this loader reports every one.
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fieldErrorBody } from '../../api/field.js';
+// to policies of the same directory). Like kube it stops at the first problem and words it as kube's loader does
+// (kubeError); kah validate asks it to go on and report every problem.
+import { fieldErrorBody, formatFieldError, type FieldError } from '../../api/field.js';
 import type { KubeObject } from '../../api/types.js';
-import { goPathErrorMessage } from '../../options/go-fs-errors.js';
 import { goQuote } from '../../options/go-strconv.js';
 import { staticConfigSuffix } from '../webhook/validation.js';
-import { decodeNode, parseDocument, splitYamlDocuments, type DecodedObject, type JsonNode } from './decode.js';
+import { decodeNode, goJsonMarshal, parseDocument, splitYamlDocuments, type DecodedObject, type JsonNode } from './decode.js';
 import { compareFileNames, hashManifestFiles } from './hash.js';
 import type { ManifestError } from './manifest-error.js';
+import { takePrefetchedDocument } from './prefetch.js';
+import { readManifestDir, type ManifestFile } from './read-dir.js';
 import { defaultKindHandlers, manifestPlugins, type ManifestKindHandlers, type ManifestPlugin, type ManifestPluginSpec } from './plugins.js';
 import type { ManifestKind } from './schema.js';
 
-// ---- reading the directory --------------------------------------------------------------------------------
+export { readManifestDir, type ManifestFile, type ReadManifestDirResult } from './read-dir.js';
 
-export interface ManifestFile {
-  /** the name in the directory */
-  readonly name: string;
-  /** the directory joined with the name */
-  readonly path: string;
-  readonly data: Buffer;
-}
+/** One document of a manifest file: its text and parse tree, or why it could not be read. */
+export type ManifestDocument =
+  | { ok: true; node: JsonNode; yamlStrictError: string | undefined; /** the document as split, trimmed */ text: string }
+  | { ok: false; error: ManifestError };
 
-export type ReadManifestDirResult = { ok: true; files: ManifestFile[] } | { ok: false; error: ManifestError };
+export type SplitManifestFile = { ok: true; docs: string[] } | { ok: false; error: ManifestError };
 
-const manifestExtensions = new Set(['.yaml', '.yml', '.json']);
-
-/** Go's filepath.Ext: from the last dot of the name, so ".yaml" alone has the extension ".yaml". */
-function goExt(name: string): string {
-  const dot = name.lastIndexOf('.');
-  return dot < 0 ? '' : name.slice(dot);
+/** manifest.LoadFiles' splitting: the file's non-empty documents, or the split error (which kube reports before decoding anything). */
+export function splitManifestFile(f: ManifestFile): SplitManifestFile {
+  const split = splitYamlDocuments(f.data.toString('utf8'));
+  if (!split.ok) return { ok: false, error: { file: f.path, reason: `failed to split YAML documents in file ${goQuote(f.path)}: ${split.error}` } };
+  return split;
 }
 
 /**
- * manifest.LoadFiles' reading part: direct children that are not directories, with a .yaml, .yml or .json
- * extension (any case), in name order; empty files are left out. Symbolic links are followed when read.
- */
-export async function readManifestDir(dir: string): Promise<ReadManifestDirResult> {
-  let entries;
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch (err) {
-    return { ok: false, error: { file: dir, reason: `failed to read manifest directory ${goQuote(dir)}: ${goPathErrorMessage(err, dir)}` } };
-  }
-  const names = entries
-    .filter((e) => !e.isDirectory() && manifestExtensions.has(goExt(e.name).toLowerCase()))
-    .map((e) => e.name)
-    .sort(compareFileNames);
-  // All files are read at once (a directory of 100 manifests is 100 sequential thread-pool round trips
-  // otherwise); the outcome is still taken in name order, so the first unreadable file is the one reported.
-  const reads = await Promise.all(
-    names.map(async (name) => {
-      const path = join(dir, name);
-      try {
-        return { ok: true as const, file: { name, path, data: await readFile(path) } };
-      } catch (err) {
-        return { ok: false as const, error: { file: path, reason: `failed to read file ${goQuote(path)}: ${goPathErrorMessage(err, path)}` } };
-      }
-    }),
-  );
-  const files: ManifestFile[] = [];
-  for (const r of reads) {
-    if (!r.ok) return { ok: false, error: r.error };
-    if (r.file.data.length > 0) files.push(r.file);
-  }
-  return { ok: true, files };
-}
-
-/** One document of a manifest file: its parse tree, or why it could not be read. */
-export type ManifestDocument = { ok: true; node: JsonNode; yamlStrictError: string | undefined } | { ok: false; error: ManifestError };
-
-/**
- * A file's YAML documents in order, each parsed; a file that cannot be split is one error. Documents that are empty
- * or only comments are left out (kube would fail to find their kind).
+ * A file's YAML documents in order, each parsed; a file that cannot be split is one error. Documents empty between
+ * separators are left out (utilyaml's reader and kube's TrimSpace); a document of only comments is kept: it parses
+ * to null, and kube's decoder fails on it (no kind).
  */
 export function manifestDocuments(f: ManifestFile): ManifestDocument[] {
-  const split = splitYamlDocuments(f.data.toString('utf8'));
-  if (!split.ok) return [{ ok: false, error: { file: f.path, reason: `failed to split YAML documents in file ${goQuote(f.path)}: ${split.error}` } }];
-  const out: ManifestDocument[] = [];
-  for (const doc of split.docs) {
-    const parsed = parseDocument(doc);
-    if (!parsed.ok) out.push({ ok: false, error: { file: f.path, reason: parsed.error } });
-    else if (parsed.node.type !== 'null') out.push({ ok: true, node: parsed.node, yamlStrictError: parsed.yamlStrictError });
-  }
-  return out;
+  const split = splitManifestFile(f);
+  if (!split.ok) return [split];
+  return split.docs.map(parsedDocument(f.path));
 }
+
+const parsedDocument =
+  (file: string) =>
+  (text: string): ManifestDocument => {
+    const parsed = takePrefetchedDocument(text) ?? parseDocument(text);
+    if (!parsed.ok) return { ok: false, error: { file, reason: parsed.error } };
+    return { ok: true, node: parsed.node, yamlStrictError: parsed.yamlStrictError, text };
+  };
 
 // ---- loading ---------------------------------------------------------------------------------------------
 
 export interface LoadManifestOptions {
   /** defaulting and REST validation per kind; default: the shared webhook and policy validators, without CEL */
   handlers?: ManifestKindHandlers;
+  /**
+   * false: go on after the first problem and report every one (kah validate). Default true: stop where kube's
+   * loader stops (the first failing document or object), as the server does.
+   */
+  stopAtFirstError?: boolean;
 }
 
 export type ManifestLoadResult =
@@ -105,7 +71,18 @@ export type ManifestLoadResult =
       /** hashManifestFiles of the files read */
       hash: string;
     }
-  | { ok: false; errors: ManifestError[] };
+  | {
+      ok: false;
+      /** every problem found (only those of the first failing document or object when stopping at the first error) */
+      errors: ManifestError[];
+      /**
+       * the error kube's loader returns (LoadManifests / LoadPolicyManifests), e.g. `error loading <file>:
+       * ValidatingWebhookConfiguration "x": webhooks[0].name: Required value`; the plugin wraps it (manifestLoadFailure)
+       */
+      kubeError: string;
+      /** how many of the first `errors` kubeError covers (the rest go beyond what kube reports) */
+      kubeErrorCount: number;
+    };
 
 function deepFreeze<T>(v: T): T {
   if (v && typeof v === 'object' && !Object.isFrozen(v)) {
@@ -124,15 +101,16 @@ function nameOf(obj: Obj | undefined): string {
   return isObj(obj) && isObj(obj['metadata']) ? str(obj['metadata']['name']) : '';
 }
 
-/** schema.GroupVersionKind.String() */
-function gvkString(d: DecodedObject): string {
-  return `${d.group}/${d.version}, Kind=${d.kind}`;
-}
-
-/** The Go type kube's webhook loader prints with %T. */
+/** The Go type kube's loaders print with %T ("unsupported resource type %T"). */
 function goTypeOf(d: DecodedObject): string {
   if (d.entry.form === 'registered') return d.entry.goType;
   return `*v1.${d.kind}`;
+}
+
+/** ErrorList.ToAggregate().Error(): field errors as "<field>: <body>", duplicates dropped, several in brackets. */
+function aggregateFieldErrors(errs: readonly FieldError[]): string {
+  const unique = [...new Set(errs.map(formatFieldError))];
+  return unique.length === 1 ? unique[0]! : `[${unique.join(', ')}]`;
 }
 
 interface LoadedObject {
@@ -142,159 +120,204 @@ interface LoadedObject {
   object: KubeObject;
 }
 
-/** One load: the files of one directory for one plugin. */
+type At = Omit<ManifestError, 'reason'>;
+
+/**
+ * One load: the files of one directory for one plugin, in kube's order (LoadManifests / LoadPolicyManifests):
+ * every document decoded strictly; a v1 List's items decoded and handled in turn; the accepted kind's items all
+ * defaulted and validated, then each item's name and static constraints; the binding references at the end.
+ */
 class ManifestLoad {
   readonly errors: ManifestError[] = [];
+  /** the first error, worded as kube's loader returns it */
+  kubeError?: string;
+  /** how many of `errors` kubeError covers */
+  kubeErrorCount = 0;
   readonly objects: LoadedObject[] = [];
   /** per kind: name → the file it was first seen in */
   private readonly seen = new Map<ManifestKind, Map<string, string>>();
   private readonly spec: ManifestPluginSpec;
   private readonly handlers: ManifestKindHandlers;
 
-  constructor(private readonly plugin: ManifestPlugin, handlers: ManifestKindHandlers | undefined) {
+  constructor(
+    private readonly plugin: ManifestPlugin,
+    handlers: ManifestKindHandlers | undefined,
+    private readonly stopAtFirstError: boolean,
+  ) {
     this.spec = manifestPlugins[plugin];
     this.handlers = handlers ?? defaultKindHandlers(plugin);
   }
 
-  file(f: ManifestFile): void {
-    for (const doc of manifestDocuments(f)) {
-      if (doc.ok) this.document(f.path, doc.node, doc.yamlStrictError, undefined);
-      else this.errors.push(doc.error);
+  /** kube has returned: nothing after the first error is looked at */
+  get stopped(): boolean {
+    return this.stopAtFirstError && this.kubeError !== undefined;
+  }
+
+  /** Records problems; the first one also becomes kube's error, `kube` being its text without "error loading <file>: ". */
+  private fail(errors: readonly ManifestError[], kube: string, file?: string): void {
+    this.errors.push(...errors);
+    if (this.kubeError !== undefined) return;
+    this.kubeError = file === undefined ? kube : `error loading ${file}: ${kube}`;
+    this.kubeErrorCount = this.errors.length;
+  }
+
+  splitFailed(error: ManifestError): void {
+    this.fail([error], error.reason);
+  }
+
+  documents(file: string, docs: readonly string[]): void {
+    for (const doc of docs.map(parsedDocument(file))) {
+      if (this.stopped) return;
+      if (doc.ok) this.document(file, doc.node, doc.yamlStrictError, doc.text, undefined);
+      else this.fail([doc.error], doc.error.reason, file);
     }
   }
 
   /** A top-level document (listItem undefined) or an item of a v1 List. */
-  private document(file: string, node: JsonNode, yamlStrictError: string | undefined, listItem: number | undefined): void {
+  private document(file: string, node: JsonNode, yamlStrictError: string | undefined, text: string | undefined, listItem: number | undefined): void {
     const field = listItem === undefined ? undefined : `items[${listItem}]`;
+    // kube returns an item's decoding error from the innermost List that holds it, prefixed once
     const prefix = listItem === undefined ? '' : 'failed to decode list item: ';
-    const result = decodeNode(node, yamlStrictError);
+    const result = decodeNode(node, yamlStrictError, text ?? goJsonMarshal(node.value));
     if (!result.ok) {
-      this.errors.push({ file, ...(field ? { field } : {}), reason: `${prefix}${result.error}` });
+      this.fail([{ file, ...(field ? { field } : {}), reason: `${prefix}${result.error}` }], `${prefix}${result.error}`, file);
       return;
     }
     const d = result.decoded;
     const name = node.type === 'object' && isObj(node.value['metadata']) ? str(node.value['metadata']['name']) : '';
     const where = { file, kind: d.kind, ...(name ? { name } : {}), ...(field ? { field } : {}) };
-    if (d.error) this.errors.push({ ...where, reason: `${prefix}${d.error}` });
+    // a strict decoding error fails the decode in kube, although the object came back
+    if (d.error) this.fail([{ ...where, reason: `${prefix}${d.error}` }], `${prefix}${d.error}`, file);
+    if (this.stopped) return;
 
     if (d.entry.form === 'list') {
-      // kube's policy loaders unwrap one level of v1 List; the webhook loaders recurse.
-      if (listItem !== undefined && this.spec.family === 'policy') {
-        this.errors.push({ ...where, reason: `unsupported resource type ${gvkString(d)} in List` });
-        return;
+      // both loaders recurse into a v1 List's items, Lists in Lists included
+      for (const [i, item] of (d.items ?? []).entries()) {
+        if (this.stopped) return;
+        this.document(file, item, undefined, undefined, i);
       }
-      (d.items ?? []).forEach((item, i) => this.document(file, item, undefined, i));
       return;
     }
     const kind = d.entry.form === 'registered' ? undefined : d.entry.kind;
     if (kind === undefined || !this.spec.kinds.includes(kind) || d.group !== 'admissionregistration.k8s.io' || d.version !== 'v1') {
-      const reason =
-        this.spec.family === 'webhook'
-          ? `unsupported resource type ${goTypeOf(d)}`
-          : `unsupported resource type ${gvkString(d)}${listItem === undefined ? '' : ' in List'}`;
-      this.errors.push({ ...where, reason });
+      const reason = `unsupported resource type ${goTypeOf(d)}`;
+      this.fail([{ ...where, reason }], reason, file);
       return;
     }
     // A type error ended decoding: there is no object to go on with.
     if (!d.object) return;
-    if (d.entry.form === 'typedList') {
-      const items = Array.isArray(d.object['items']) ? d.object['items'] : [];
-      for (const item of items) this.object(file, kind, isObj(item) ? item : {});
-      return;
-    }
-    this.object(file, kind, d.object);
+    const items = d.entry.form === 'typedList' ? (Array.isArray(d.object['items']) ? d.object['items'] : []).map((i) => (isObj(i) ? i : {})) : [d.object];
+    this.accept(file, kind, items);
   }
 
-  /** One object of an accepted kind: defaults, REST validation, then the static rules. */
-  private object(file: string, kind: ManifestKind, obj: Obj): void {
-    // typed list items may leave out their type; the loaded objects always carry it
-    const object = Object.assign(obj, { apiVersion: 'admissionregistration.k8s.io/v1', kind }) as KubeObject;
-    const name = nameOf(obj);
-    const at = { file, kind, ...(name ? { name } : {}) };
+  /** An accepted kind's items: kube defaults and validates them all, then checks each one's name and static rules. */
+  private accept(file: string, kind: ManifestKind, items: Obj[]): void {
     const handler = this.handlers[kind];
-    handler?.setDefaults?.(object);
-    for (const fe of handler?.validate(object) ?? []) this.errors.push({ ...at, field: fe.field, reason: fieldErrorBody(fe) });
-    this.validateName(at, kind, name, file);
-    if (this.spec.family === 'webhook') this.validateWebhooks(at, obj, name, file);
-    else if (kind === this.spec.policyKind) this.validatePolicy(at, kind, obj, name);
-    else this.validateBinding(at, obj, name);
-    this.objects.push({ kind, name, file, object });
+    const accepted = items.map((obj) => {
+      // typed list items may leave out their type; the loaded objects always carry it
+      const object = Object.assign(obj, { apiVersion: 'admissionregistration.k8s.io/v1', kind }) as KubeObject;
+      const name = nameOf(obj);
+      const at: At = { file, kind, ...(name ? { name } : {}) };
+      handler?.setDefaults?.(object);
+      const fieldErrs = handler?.validate(object) ?? [];
+      if (fieldErrs.length > 0 && !this.stopped) {
+        this.fail(
+          fieldErrs.map((fe) => ({ ...at, field: fe.field, reason: fieldErrorBody(fe) })),
+          `${kind} ${goQuote(name)}: ${aggregateFieldErrors(fieldErrs)}`,
+          file,
+        );
+      }
+      return { object, name, at };
+    });
+    for (const { object, name, at } of accepted) {
+      if (this.stopped) return;
+      if (!this.validateName(at, kind, name, file)) continue;
+      if (this.spec.family === 'webhook') this.validateWebhooks(at, object, name, file);
+      else if (kind === this.spec.policyKind) this.validatePolicy(at, kind, object, name, file);
+      else this.validateBinding(at, object, name, file);
+      this.objects.push({ kind, name, file, object });
+    }
   }
 
-  // manifest.ValidateManifestName
-  private validateName(at: Omit<ManifestError, 'reason'>, kind: ManifestKind, name: string, file: string): void {
+  // manifest.ValidateManifestName; a name is remembered only once it passed
+  private validateName(at: At, kind: ManifestKind, name: string, file: string): boolean {
     const field = 'metadata.name';
-    if (name === '') {
-      this.errors.push({ ...at, field, reason: `resource in file ${goQuote(file)} must have a name` });
-      return;
-    }
-    if (!name.endsWith(staticConfigSuffix)) {
-      this.errors.push({ ...at, field, reason: `${goQuote(name)} in file ${goQuote(file)} must have a name ending with ${goQuote(staticConfigSuffix)}` });
-    }
+    let reason: string | undefined;
     let names = this.seen.get(kind);
     if (!names) this.seen.set(kind, (names = new Map()));
     const previous = names.get(name);
-    if (previous !== undefined) {
-      this.errors.push({ ...at, field, reason: `duplicate name ${goQuote(name)} found in file ${goQuote(file)} (previously seen in ${goQuote(previous)})` });
-    } else names.set(name, file);
+    if (name === '') reason = `resource in file ${goQuote(file)} must have a name`;
+    else if (!name.endsWith(staticConfigSuffix)) reason = `${goQuote(name)} in file ${goQuote(file)} must have a name ending with ${goQuote(staticConfigSuffix)}`;
+    else if (previous !== undefined) reason = `duplicate name ${goQuote(name)} found in file ${goQuote(file)} (previously seen in ${goQuote(previous)})`;
+    if (reason === undefined) {
+      names.set(name, file);
+      return true;
+    }
+    this.fail([{ ...at, field, reason }], reason, file);
+    // kah validate goes on with the object, so that its other problems are reported as well
+    return !this.stopAtFirstError;
   }
 
   // ValidateWebhookClientConfig: URL-only webhooks, since the service network may not be up at startup.
-  private validateWebhooks(at: Omit<ManifestError, 'reason'>, obj: Obj, name: string, file: string): void {
+  private validateWebhooks(at: At, obj: Obj, name: string, file: string): void {
     const hooks = Array.isArray(obj['webhooks']) ? obj['webhooks'] : [];
-    hooks.forEach((raw, i) => {
+    for (const [i, raw] of hooks.entries()) {
+      if (this.stopped) return;
       const hook = isObj(raw) ? raw : {};
       const cc = isObj(hook['clientConfig']) ? hook['clientConfig'] : {};
       const path = `webhooks[${i}].clientConfig`;
       const intro = `webhook ${goQuote(str(hook['name']))} in ${goQuote(name)} (file ${goQuote(file)})`;
       if (isSet(cc['service'])) {
-        this.errors.push({ ...at, field: `${path}.service`, reason: `${intro}: clientConfig.service is not supported for static manifests; use clientConfig.url instead` });
+        const reason = `${intro}: clientConfig.service is not supported for static manifests; use clientConfig.url instead`;
+        this.fail([{ ...at, field: `${path}.service`, reason }], reason, file);
       } else if (str(cc['url']) === '') {
-        this.errors.push({ ...at, field: `${path}.url`, reason: `${intro}: clientConfig.url is required for static manifests` });
+        const reason = `${intro}: clientConfig.url is required for static manifests`;
+        this.fail([{ ...at, field: `${path}.url`, reason }], reason, file);
       }
-    });
+    }
   }
 
   // validatePolicyManifestConstraints: no params, nothing in a manifest may refer to API objects.
-  private validatePolicy(at: Omit<ManifestError, 'reason'>, kind: ManifestKind, obj: Obj, name: string): void {
+  private validatePolicy(at: At, kind: ManifestKind, obj: Obj, name: string, file: string): void {
     const spec = isObj(obj['spec']) ? obj['spec'] : {};
     if (isSet(spec['paramKind'])) {
-      this.errors.push({ ...at, field: 'spec.paramKind', reason: `${kind} ${goQuote(name)}: spec.paramKind is not supported for static manifests` });
+      const reason = `${kind} ${goQuote(name)}: spec.paramKind is not supported for static manifests`;
+      this.fail([{ ...at, field: 'spec.paramKind', reason }], reason, file);
     }
   }
 
   // validateBindingConstraints; the reference itself is checked once every file is read.
-  private validateBinding(at: Omit<ManifestError, 'reason'>, obj: Obj, name: string): void {
+  private validateBinding(at: At, obj: Obj, name: string, file: string): void {
     const spec = isObj(obj['spec']) ? obj['spec'] : {};
     const policyName = str(spec['policyName']);
+    const problems: ManifestError[] = [];
     if (policyName === '') {
-      this.errors.push({ ...at, field: 'spec.policyName', reason: `binding ${goQuote(name)} must reference a policy (spec.policyName)` });
+      problems.push({ ...at, field: 'spec.policyName', reason: `binding ${goQuote(name)} must reference a policy (spec.policyName)` });
     } else if (!policyName.endsWith(staticConfigSuffix)) {
-      this.errors.push({ ...at, field: 'spec.policyName', reason: `binding ${goQuote(name)}: spec.policyName ${goQuote(policyName)} must end with ${goQuote(staticConfigSuffix)}` });
+      problems.push({ ...at, field: 'spec.policyName', reason: `binding ${goQuote(name)}: spec.policyName ${goQuote(policyName)} must end with ${goQuote(staticConfigSuffix)}` });
     }
     if (isSet(spec['paramRef'])) {
-      this.errors.push({ ...at, field: 'spec.paramRef', reason: `binding ${goQuote(name)}: spec.paramRef is not supported for static manifests` });
+      problems.push({ ...at, field: 'spec.paramRef', reason: `binding ${goQuote(name)}: spec.paramRef is not supported for static manifests` });
     }
+    // kube returns the first of them
+    if (problems.length > 0) this.fail(this.stopAtFirstError ? problems.slice(0, 1) : problems, problems[0]!.reason, file);
   }
 
-  // ValidateBindingReferences: a binding's policy must come from the same directory. Policies that failed
-  // validation still count, so that one mistake is not reported twice.
+  // validateBindingReferences, after every file: a binding's policy must come from the same directory. kube returns
+  // this error unwrapped (no "error loading <file>").
   validateBindingReferences(): void {
-    if (this.spec.family !== 'policy') return;
+    if (this.spec.family !== 'policy' || this.stopped) return;
     const { policyKind, bindingKind } = this.spec;
     const policies = new Set(this.objects.filter((o) => o.kind === policyKind).map((o) => o.name));
     for (const b of this.objects) {
+      if (this.stopped) return;
       if (b.kind !== bindingKind) continue;
       const spec = b.object['spec'];
       const policyName = isObj(spec) ? str(spec['policyName']) : '';
-      if (policyName === '' || policies.has(policyName)) continue;
-      this.errors.push({
-        file: b.file,
-        kind: b.kind,
-        ...(b.name ? { name: b.name } : {}),
-        field: 'spec.policyName',
-        reason: `binding ${goQuote(b.name)} references policy ${goQuote(policyName)} which does not exist in the manifest directory`,
-      });
+      // kah validate: an empty policyName is already reported
+      if (policies.has(policyName) || (policyName === '' && !this.stopAtFirstError)) continue;
+      const reason = `binding ${goQuote(b.name)} references policy ${goQuote(policyName)} which does not exist in the manifest directory`;
+      this.fail([{ file: b.file, kind: b.kind, ...(b.name ? { name: b.name } : {}), field: 'spec.policyName', reason }], reason);
     }
   }
 
@@ -307,19 +330,36 @@ class ManifestLoad {
   }
 }
 
-/** Loads already read files (pure): the objects and their hash, or every problem found. */
+/**
+ * Loads already read files (pure): the objects and their hash, or the problems found. As manifest.LoadFiles does,
+ * every file is split before any document is decoded, so a split error comes first.
+ */
 export function loadManifestFiles(files: readonly ManifestFile[], plugin: ManifestPlugin, opts: LoadManifestOptions = {}): ManifestLoadResult {
-  const load = new ManifestLoad(plugin, opts.handlers);
-  const sorted = [...files].sort((a, b) => compareFileNames(a.name, b.name));
-  for (const f of sorted) if (f.data.length > 0) load.file(f);
+  const load = new ManifestLoad(plugin, opts.handlers, opts.stopAtFirstError ?? true);
+  const sorted = [...files].filter((f) => f.data.length > 0).sort((a, b) => compareFileNames(a.name, b.name));
+  const splits = sorted.map((f) => ({ file: f.path, split: splitManifestFile(f) }));
+  for (const { split } of splits) if (!split.ok && !load.stopped) load.splitFailed(split.error);
+  for (const { file, split } of splits) {
+    if (load.stopped) break;
+    if (split.ok) load.documents(file, split.docs);
+  }
   load.validateBindingReferences();
-  if (load.errors.length > 0) return { ok: false, errors: load.errors };
+  if (load.kubeError !== undefined) return { ok: false, errors: load.errors, kubeError: load.kubeError, kubeErrorCount: load.kubeErrorCount };
   return { ok: true, objects: deepFreeze(load.sortedObjects()), hash: hashManifestFiles(sorted) };
 }
 
 /** Reads and loads one plugin's manifest directory. */
 export async function loadManifestDir(dir: string, plugin: ManifestPlugin, opts: LoadManifestOptions = {}): Promise<ManifestLoadResult> {
   const read = await readManifestDir(dir);
-  if (!read.ok) return { ok: false, errors: [read.error] };
+  if (!read.ok) return { ok: false, errors: [read.error], kubeError: read.error.reason, kubeErrorCount: 1 };
   return loadManifestFiles(read.files, plugin, opts);
+}
+
+/**
+ * The startup error kube-apiserver reports for a plugin whose directory does not load: InitPlugin's wrapping of the
+ * plugin's ValidateInitialization error ("failed to load static webhook|policy manifests from <dir>: <loader error>").
+ */
+export function manifestLoadFailure(plugin: ManifestPlugin, dir: string, kubeError: string): string {
+  const what = manifestPlugins[plugin].family === 'webhook' ? 'webhook' : 'policy';
+  return `failed to initialize admission plugin ${goQuote(plugin)}: failed to load static ${what} manifests from ${goQuote(dir)}: ${kubeError}`;
 }

@@ -40,6 +40,14 @@ export const manifestPluginNames: readonly ManifestPlugin[] = Object.freeze([
   'MutatingAdmissionPolicy',
 ]);
 
+/** The order kube-apiserver initializes these plugins in (its AllOrderedPlugins): the first failing one is reported. */
+export const kubeAdmissionPluginOrder: readonly ManifestPlugin[] = Object.freeze([
+  'MutatingAdmissionPolicy',
+  'MutatingAdmissionWebhook',
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionWebhook',
+]);
+
 export type ManifestPluginSpec =
   | { readonly family: 'webhook'; readonly kinds: readonly [ManifestKind]; readonly configurationKind: 'ValidatingWebhookConfiguration' | 'MutatingWebhookConfiguration' }
   | {

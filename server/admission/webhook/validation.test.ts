@@ -411,7 +411,7 @@ describe('the reserved .static.k8s.io suffix', () => {
 
   it('is warned about', () => {
     expect(warningsForStaticSuffix('protect.static.k8s.io')).toEqual([
-      'metadata.name: names ending with ".static.k8s.io" will be reserved for static manifest-based configurations when the ManifestBasedAdmissionControlConfig feature gate is enabled',
+      'metadata.name: names ending with ".static.k8s.io" are reserved for static manifest-based configurations and cannot be managed via the API',
     ]);
     expect(warningsForStaticSuffix('static.k8s.io.example.com')).toEqual([]);
   });

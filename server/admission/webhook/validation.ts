@@ -655,10 +655,11 @@ export function validateStaticSuffix(name: string, path: FieldPath = FieldPath.r
   return [fieldErrors.invalid(path, name, `names ending with ${goQuote(staticConfigSuffix)} are reserved for static manifest-based configurations and cannot be managed via the API`)];
 }
 
-/** WarningsForStaticSuffix: with the gate off, the suffix still works but will be reserved. */
+/**
+ * WarningsForStaticSuffix (pkg/apis/admissionregistration/validation/static_suffix.go): kube's strategies warn with it
+ * on create while ManifestBasedAdmissionControlConfig is off, and on every update whatever the gate.
+ */
 export function warningsForStaticSuffix(name: string): string[] {
   if (!name.endsWith(staticConfigSuffix)) return [];
-  return [
-    `metadata.name: names ending with ${goQuote(staticConfigSuffix)} will be reserved for static manifest-based configurations when the ManifestBasedAdmissionControlConfig feature gate is enabled`,
-  ];
+  return [`metadata.name: names ending with ${goQuote(staticConfigSuffix)} are reserved for static manifest-based configurations and cannot be managed via the API`];
 }

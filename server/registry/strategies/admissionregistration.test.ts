@@ -19,7 +19,7 @@ function config(kind: 'ValidatingWebhookConfiguration' | 'MutatingWebhookConfigu
 const tokenReviewRule = [{ operations: ['CREATE'], apiGroups: ['authentication.k8s.io'], apiVersions: ['v1'], resources: ['tokenreviews'] }];
 const tokenReviewWarning = 'webhooks[0].rules[0]: tokenreviews.authentication.k8s.io is excluded from admission webhooks; this rule will have no effect';
 const suffixWarning =
-  'metadata.name: names ending with ".static.k8s.io" will be reserved for static manifest-based configurations when the ManifestBasedAdmissionControlConfig feature gate is enabled';
+  'metadata.name: names ending with ".static.k8s.io" are reserved for static manifest-based configurations and cannot be managed via the API';
 
 describe.each([
   ['ValidatingWebhookConfiguration', 'validatingwebhookconfigurations', validatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategyWith],

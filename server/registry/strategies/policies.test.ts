@@ -35,7 +35,7 @@ function mutating(name: string): KubeObject {
 }
 
 const reserved = 'names ending with ".static.k8s.io" are reserved for static manifest-based configurations and cannot be managed via the API';
-const suffixWarning = 'metadata.name: names ending with ".static.k8s.io" will be reserved for static manifest-based configurations when the ManifestBasedAdmissionControlConfig feature gate is enabled';
+const suffixWarning = 'metadata.name: names ending with ".static.k8s.io" are reserved for static manifest-based configurations and cannot be managed via the API';
 
 describe('policy strategies', () => {
   it('are registered for the four policy resources', () => {

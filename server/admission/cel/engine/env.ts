@@ -76,12 +76,17 @@ export class CelEngineEnv {
   }
 
   /** Parse and type-check; the program dispatches on the checked overloads. */
+  /** registries extended with a frozen objectTypes list, by that list */
+  private readonly extended = new WeakMap<readonly ObjectTypeDecl[], FunctionRegistry>();
+
   compile(text: string, decls: DeclarationSet): CompileOutcome {
     const p = this.parse(text);
     if (!p.ok) return p;
     let registry = this.registry;
     if (decls.objectTypes?.length) {
-      registry = this.registry.extend({ name: 'compilation', objectTypes: decls.objectTypes });
+      // Extending copies the whole function registry: callers that pass the same (frozen) list again share one copy.
+      registry = this.extended.get(decls.objectTypes) ?? this.registry.extend({ name: 'compilation', objectTypes: decls.objectTypes });
+      if (Object.isFrozen(decls.objectTypes)) this.extended.set(decls.objectTypes, registry);
     }
     const c = check(p.parsed, { registry, variables: decls.variables, container: this.container });
     if (!c.ok) return { ok: false, issues: c.issues, message: formatIssues(p.parsed.source, c.issues) };
