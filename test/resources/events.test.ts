@@ -114,6 +114,42 @@ describe('events.k8s.io/v1 and core/v1 events are one storage', () => {
     expect((await env.server.request(`${corePath(ns)}/legacy`)).status).toBe(404);
   });
 
+  // kube's ValidateEventCreate/ValidateEventUpdate for the core/v1 request version (pkg/apis/core/validation/events.go):
+  // only the legacy rules, so every stored Event can be read and written back through events.k8s.io/v1 (a fuzz
+  // finding: a core/v1 Event without involvedObject.namespace in a non-default namespace used to be stored unvalidated).
+  it('validates core/v1 writes with kube\'s legacy event rules', async () => {
+    const ns = 'events-legacy';
+    await env.server.request('/api/v1/namespaces', { method: 'POST', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } } });
+    const orphan = await env.server.request(corePath(ns), { method: 'POST', body: { apiVersion: 'v1', kind: 'Event', metadata: { name: 'orphan' }, reason: 'R', message: 'm' } });
+    expect(orphan.status).toBe(422);
+    expect(orphan.json<{ message: string }>().message).toBe('Event "orphan" is invalid: involvedObject.namespace: Invalid value: "": does not match event.namespace');
+    const mismatch = await env.server.request(corePath(ns), {
+      method: 'POST',
+      body: { apiVersion: 'v1', kind: 'Event', metadata: { name: 'elsewhere' }, involvedObject: { kind: 'Pod', name: 'p', namespace: 'other' }, reason: 'R' },
+    });
+    expect(mismatch.json<{ message: string }>().message).toBe('Event "elsewhere" is invalid: involvedObject.namespace: Invalid value: "other": does not match event.namespace');
+    // a new-style Event (eventTime set) names the reporting controller by its core/v1 field name
+    const newStyle = await env.server.request(corePath(ns), {
+      method: 'POST',
+      body: { apiVersion: 'v1', kind: 'Event', metadata: { name: 'new-style' }, eventTime: '2026-01-02T03:04:05.000000Z', involvedObject: { kind: 'Pod', name: 'p', namespace: ns }, reportingInstance: 'i', action: 'A', reason: 'R' },
+    });
+    // kube appends ValidateQualifiedName's errors for the empty value after the Required one
+    const causes = newStyle.json<{ details: { causes: Array<{ field: string; message: string }> } }>().details.causes;
+    expect(causes.map((c) => c.field)).toEqual(['reportingComponent', 'reportingComponent', 'reportingComponent']);
+    expect(causes.slice(0, 2)).toEqual([
+      { reason: 'FieldValueRequired', field: 'reportingComponent', message: 'Required value' },
+      { reason: 'FieldValueInvalid', field: 'reportingComponent', message: 'Invalid value: "": name part must be non-empty' },
+    ]);
+    // in default, an Event about a cluster-scoped object needs no involvedObject.namespace (old clients)
+    const inDefault = await env.server.request(corePath('default'), { method: 'POST', body: { apiVersion: 'v1', kind: 'Event', metadata: { name: 'node-event' }, involvedObject: { kind: 'Node', name: 'n1' }, reason: 'R' } });
+    expect(inDefault.status).toBe(201);
+    const update = await env.server.request(`${corePath('default')}/node-event`, {
+      method: 'PUT',
+      body: { ...inDefault.json<Record<string, unknown>>(), involvedObject: { kind: 'Pod', name: 'p', namespace: 'elsewhere' } },
+    });
+    expect(update.json<{ message: string }>().message).toBe('Event "node-event" is invalid: involvedObject.namespace: Invalid value: "elsewhere": does not match event.namespace');
+  });
+
   it('shows a core/v1 write to an events.k8s.io/v1 watch, in the events.k8s.io/v1 shape', async () => {
     const ns = 'events-shared';
     const seen: Array<[string, unknown, unknown]> = [];

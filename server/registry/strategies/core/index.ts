@@ -13,6 +13,7 @@ import { replicationControllerStrategy } from './replicationcontroller.js';
 import { resourceQuotaStrategy } from './resourcequota.js';
 import { ephemeralContainersStrategy, resizeStrategy } from './pod-subresources.js';
 import { serviceStrategy } from './service.js';
+import { coreV1EventStrategy } from '../events/event.js';
 
 export const coreStrategies: Record<string, Strategy> = {
   '/v1/namespaces': namespaceStrategy,
@@ -21,7 +22,8 @@ export const coreStrategies: Record<string, Strategy> = {
   '/v1/configmaps': configMapStrategy,
   '/v1/secrets': secretStrategy,
   // kube's eventStrategy: events never get the GC's finalizers, and the GC does not follow them
-  '/v1/events': { defaultGarbageCollectionPolicy: 'Unsupported' },
+  // kube's legacy event rules (core/v1 writes get only those), and no GC finalizer (eventStrategy: Unsupported)
+  '/v1/events': { ...coreV1EventStrategy, defaultGarbageCollectionPolicy: 'Unsupported' },
   '/v1/nodes': nodeStrategy,
   '/v1/persistentvolumes': persistentVolumeStrategy,
   '/v1/persistentvolumeclaims': persistentVolumeClaimStrategy,

@@ -17,7 +17,11 @@ const noteLengthLimit = 1024;
 const s = (v: unknown): string => (typeof v === 'string' ? v : '');
 const set = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
 
-function legacyValidateEvent(e: KubeObject): FieldError[] {
+/**
+ * legacyValidateEvent: every Event passes it, whichever API wrote it. The reporting controller's field is named as
+ * the request version names it (`reportingComponent` in core/v1, `reportingController` in events.k8s.io).
+ */
+function legacyValidateEvent(e: KubeObject, reportingControllerField = 'reportingController'): FieldError[] {
   const errs: FieldError[] = [];
   const namespace = e.metadata?.namespace ?? '';
   const involved = (e['involvedObject'] ?? {}) as Obj;
@@ -29,8 +33,8 @@ function legacyValidateEvent(e: KubeObject): FieldError[] {
   } else {
     if (involvedNs === '' && namespace !== 'default' && namespace !== 'kube-system') errs.push(fieldErrors.invalid('involvedObject.namespace', involvedNs, 'does not match event.namespace'));
     const controller = s(e['reportingComponent']);
-    if (controller === '') errs.push(fieldErrors.required('reportingController'));
-    for (const m of isQualifiedName(controller)) errs.push(fieldErrors.invalid('reportingController', controller, m));
+    if (controller === '') errs.push(fieldErrors.required(reportingControllerField));
+    for (const m of isQualifiedName(controller)) errs.push(fieldErrors.invalid(reportingControllerField, controller, m));
     const instance = s(e['reportingInstance']);
     if (instance === '') errs.push(fieldErrors.required('reportingInstance'));
     if (instance.length > reportingInstanceLengthLimit) errs.push(fieldErrors.invalid('reportingInstance', '', `can have at most ${reportingInstanceLengthLimit} characters`));
@@ -95,4 +99,14 @@ function validateUpdate(request: KubeObject, oldRequest: KubeObject): FieldError
 export const eventsV1EventStrategy: Strategy = {
   validate: validateCreate,
   validateUpdate,
+};
+
+/**
+ * core/v1 Events: kube's ValidateEventCreate/ValidateEventUpdate with the core/v1 request version run only the
+ * legacy rules ("No further validation for backwards compatibility"), so an Event written through /api/v1 is also
+ * one the events.k8s.io API can read and write back.
+ */
+export const coreV1EventStrategy: Strategy = {
+  validate: (e) => legacyValidateEvent(e, 'reportingComponent'),
+  validateUpdate: (e) => legacyValidateEvent(e, 'reportingComponent'),
 };
