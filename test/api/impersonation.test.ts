@@ -6,12 +6,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import YAML from 'yaml';
 import { startApiServer, type ApiServerHandle } from '../../harness/apiserver-process.js';
 import { allow, startWebhookServer, type WebhookServer } from '../../harness/webhook-server.js';
 import { api, freshNamespace, registerValidating } from '../admission/support.js';
 import { eventually } from '../support/eventually.js';
 import { kubectl } from '../support/kubectl.js';
+import { writeTokenKubeconfig } from '../support/token-kubeconfig.js';
 
 let server: ApiServerHandle;
 let webhook: WebhookServer;
@@ -47,19 +47,7 @@ beforeAll(async () => {
     ],
   });
   for (const user of ['bob', 'carol']) {
-    const file = path.join(dir, `${user}.kubeconfig`);
-    writeFileSync(
-      file,
-      YAML.stringify({
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [{ name: 'kah', cluster: { server: server.url, 'certificate-authority-data': Buffer.from(server.caPem).toString('base64') } }],
-        users: [{ name: user, user: { token: `${user}-token` } }],
-        contexts: [{ name: user, context: { cluster: 'kah', user } }],
-        'current-context': user,
-      }),
-    );
-    kubeconfigs[user] = file;
+    kubeconfigs[user] = writeTokenKubeconfig(dir, server, user);
   }
 }, 60_000);
 afterAll(async () => {

@@ -9,11 +9,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import YAML from 'yaml';
 import { startApiServer, type ApiServerHandle } from '../../harness/apiserver-process.js';
 import { api } from '../admission/support.js';
 import { eventually } from '../support/eventually.js';
 import { kubectl } from '../support/kubectl.js';
+import { writeTokenKubeconfig } from '../support/token-kubeconfig.js';
 
 let server: ApiServerHandle;
 let dir: string;
@@ -28,19 +28,7 @@ beforeAll(async () => {
   writeFileSync(path.join(dir, 'tokens.csv'), `${users.map((u) => `${u}-token,${u},${u}-uid${u === 'bob' ? ',"devs"' : ''}`).join('\n')}\n`);
   server = await startApiServer({ storage: 'memory', flags: [`--token-auth-file=${path.join(dir, 'tokens.csv')}`, '--authorization-mode=Node,RBAC'] });
   for (const user of users) {
-    const file = path.join(dir, `${user}.kubeconfig`);
-    writeFileSync(
-      file,
-      YAML.stringify({
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [{ name: 'kah', cluster: { server: server.url, 'certificate-authority-data': Buffer.from(server.caPem).toString('base64') } }],
-        users: [{ name: user, user: { token: `${user}-token` } }],
-        contexts: [{ name: user, context: { cluster: 'kah', user } }],
-        'current-context': user,
-      }),
-    );
-    kubeconfigs[user] = file;
+    kubeconfigs[user] = writeTokenKubeconfig(dir, server, user);
   }
 }, 60_000);
 afterAll(async () => {

@@ -4,6 +4,7 @@
 // trackers, which are cel-go's own per-overload rules (kube's library.CostEstimator has no case for these names).
 import { CelDuration, CelError, CelTimestamp, CelUint, celCompare, celEquals, typeNameOf, type CelResult, type CelValue } from '../engine/values.js';
 import { T, type CallEstimate, type CallEstimateInput, type CelType, type LibraryRegistration, type OverloadDecl, type SizeEstimate } from '../engine/functions.js';
+import { isComparable } from './lists.js';
 import { LIST_CREATE_BASE_COST, STRING_TRAVERSAL_COST_FACTOR, U64_MAX, actualSize, addCost, byFactor, fixedCost, multiplySize, sizeOf } from './cost.js';
 
 const list = (v: CelValue): readonly CelValue[] => v as readonly CelValue[];
@@ -40,20 +41,6 @@ export function listDistinct(l: readonly CelValue[]): CelResult {
   return unique;
 }
 
-/** traits.Comparer: the kinds `sort` can order. */
-function isComparer(v: CelValue): boolean {
-  return (
-    typeof v === 'bigint' ||
-    typeof v === 'number' ||
-    typeof v === 'string' ||
-    typeof v === 'boolean' ||
-    v instanceof CelUint ||
-    v instanceof Uint8Array ||
-    v instanceof CelTimestamp ||
-    v instanceof CelDuration
-  );
-}
-
 /**
  * sortListByAssociatedKeys: orders `l` by the keys at the same positions. Every key must have the first key's
  * type. Go's sort.Slice is not stable; for the lists policies sort (up to 12 elements it runs an insertion sort,
@@ -67,7 +54,7 @@ export function sortByAssociatedKeys(l: readonly CelValue[], keys: readonly CelV
   }
   if (l.length === 0) return l;
   const first = keys[0]!;
-  if (!isComparer(first)) return new CelError('list elements must be comparable');
+  if (!isComparable(first)) return new CelError('list elements must be comparable');
   const type = typeNameOf(first);
   if (keys.length > 1 && keys.some((k) => typeNameOf(k) !== type)) return new CelError('list elements must have the same type');
   const order = keys.map((_, i) => i);

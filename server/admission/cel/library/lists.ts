@@ -22,8 +22,8 @@ import { STRING_TRAVERSAL_COST_FACTOR, U64_MAX, addCost, byFactor, fixedCost, mu
 
 const noSuchOverload = (): CelError => new CelError('no such overload');
 
-/** traits.Comparer in cel-go: the values `<` is defined on. */
-function isComparable(v: CelValue): boolean {
+/** traits.Comparer in cel-go: the values `<` is defined on (also what the lists extension's `sort` can order). */
+export function isComparable(v: CelValue): boolean {
   return (
     typeof v === 'bigint' ||
     typeof v === 'number' ||
