@@ -228,13 +228,14 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
     const listening = err.syscall === 'listen';
     throw new StartupError([listening ? `failed to listen on ${o.secureServing.bindAddress}:${o.secureServing.port}: ${err.message}` : err.message]);
   });
-  listeningPort = server.port;
   const loaded = await server.manifestsLoaded;
   if (!loaded.ok) {
-    // Nothing was admitted without them (the readiness gate held every resource request): stop, report, exit 1.
+    // The port never opened (static manifests load before it, as kube loads them during plugin initialization):
+    // nothing was admitted; stop, report, exit 1.
     await server.shutdown();
     throw new StartupError(loaded.errors);
   }
+  listeningPort = server.port;
   // kubeconfigs and clients need a name the serving certificate covers.
   const serverUrl = server.url.replace('https://0.0.0.0:', 'https://127.0.0.1:');
   if (o.writeKubeconfig) {

@@ -60,8 +60,9 @@ export const allowedServerErrors: ReadonlyArray<{ why: string; matches(req: Fuzz
     why:
       'a Binding that ValidatePodBinding refuses (pods/binding and the legacy bindings): BindingREST.Create returns ' +
       'errs.ToAggregate() (k8s.io/kubernetes pkg/registry/core/pod/storage/storage.go), a plain error the handler ' +
-      'answers as a 500 Status without a reason whose message is the field errors\' text',
-    matches: (req, res) => /\/(bindings|pods\/[^/]+\/binding)\/?(\?|$)/.test(req.path) && reasonless500(req, res, { method: 'POST' }, [/^\[?target\.(name|kind)(: | )/, /^\[?metadata\./]),
+      'answers as a 500 Status without a reason whose message is the field errors\' text. A trailing %2F segment is ' +
+      'the same collection path: Go unescapes it to "/", and go-restful trims trailing slashes before routing',
+    matches: (req, res) => /\/(bindings|pods\/[^/]+\/binding)(\/|%2F)*(\?|$)/i.test(req.path) && reasonless500(req, res, { method: 'POST' }, [/^\[?target\.(name|kind)(: | )/, /^\[?metadata\./]),
   },
   {
     why:
