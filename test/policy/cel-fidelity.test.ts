@@ -190,11 +190,11 @@ describe('null params', () => {
   });
 });
 
-// kube validating/dispatcher.go publishValidationFailureAnnotation: each Audit failure is published as a one-element
-// JSON list under validation.policy.admission.k8s.io/validation_failure through attributes.AddAnnotation, which
-// refuses to overwrite a key with a different value; so the request's audit event carries the first failure.
+// kube validating/dispatcher.go publishValidationFailureAnnotations (kube 1.37, "publish all VAP audit failures in a
+// single annotation", ported from admission_test.go's multiple-audit-bindings case): every Audit-action failure of
+// the request, from every policy and binding, is listed once under validation.policy.admission.k8s.io/validation_failure.
 describe('validation_failure audit annotation', () => {
-  it('publishes the first Audit failure of a request; a later one cannot overwrite it (AddAnnotation)', async () => {
+  it('lists every Audit failure of a request in one annotation', async () => {
     const { ns, policyName, bindingName } = await withPolicy(
       {
         validations: [
@@ -209,6 +209,7 @@ describe('validation_failure audit annotation', () => {
       const ev = auditEvent(ns) as { annotations?: Record<string, string> } | undefined;
       expect(JSON.parse(ev?.annotations?.[failureKey] ?? 'null')).toEqual([
         { message: 'needs a', policy: policyName, binding: bindingName, expressionIndex: 0, validationActions: ['Audit'] },
+        { message: 'needs b', policy: policyName, binding: bindingName, expressionIndex: 1, validationActions: ['Audit'] },
       ]);
     });
   });

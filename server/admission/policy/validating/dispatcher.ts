@@ -109,19 +109,30 @@ class AuditAnnotationCollector {
   }
 }
 
-// publishValidationFailureAnnotation: a list, "since in the future we may need to support multiple failures";
-// a second failure in the same request cannot overwrite the first (AddAnnotation refuses).
-function publishValidationFailure(attrs: AdmissionAttributes, binding: ValidatingAdmissionPolicyBinding, expressionIndex: number, message: string, logger?: Logger): void {
-  const value = goJsonMarshal([
-    {
-      message,
-      policy: binding.spec?.policyName ?? '',
-      binding: binding.metadata?.name ?? '',
-      expressionIndex,
-      validationActions: binding.spec?.validationActions ?? null,
-    },
-  ]);
-  addAuditAnnotation(attrs, validationFailureAnnotationKey, value, logger);
+/** ValidationFailureValue: one Audit-action failure, as the validation_failure annotation lists it (kube's field order). */
+interface ValidationFailureValue {
+  message: string;
+  policy: string;
+  binding: string;
+  expressionIndex: number;
+  validationActions: readonly ValidationAction[] | null;
+}
+
+/** At most this many failures go into the annotation ("the expected size of 50 validation failures is ~10KB"). */
+export const maxValidationFailures = 50;
+
+// publishValidationFailureAnnotations (kube since 1.37, "publish all VAP audit failures in a single annotation"):
+// every Audit-action failure of the request, from every policy and binding, in one list published once at the end
+// of the dispatch. Until 1.36 kube published each failure on its own and AddAnnotation refused every one after the
+// first, so only the first was ever seen.
+function publishValidationFailures(attrs: AdmissionAttributes, failures: ValidationFailureValue[], logger?: Logger): void {
+  if (failures.length === 0) return;
+  if (failures.length > maxValidationFailures) {
+    const r = attrs.resource;
+    logger?.info(`Validation failures count ${failures.length} for resource ${r.group}/${r.version}, Resource=${r.resource} exceeds limit of ${maxValidationFailures}; truncating audit annotation`);
+    failures = failures.slice(0, maxValidationFailures);
+  }
+  addAuditAnnotation(attrs, validationFailureAnnotationKey, goJsonMarshal(failures), logger);
 }
 
 // A parameter always carries its type meta, as kube's wrappedParam ensures for typed objects.
@@ -132,6 +143,7 @@ function withTypeMeta(param: KubeObject | null, policy: ValidatingAdmissionPolic
 
 export async function dispatchValidatingPolicies(hooks: readonly ValidatingPolicyHook[], attrs: AdmissionAttributes, deps: ValidatingDispatchDeps): Promise<void> {
   const denied: DeniedDecision[] = [];
+  const validationFailures: ValidationFailureValue[] = [];
   const observe = (action: EnforcementAction, policy: string, binding: string, d: Pick<PolicyDecision, 'evaluation' | 'message' | 'elapsedSeconds'>): void =>
     deps.metrics?.observe(action, policy, binding, errorTypeOf(d), d.elapsedSeconds);
 
@@ -233,7 +245,13 @@ export async function dispatchValidatingPolicies(hooks: readonly ValidatingPolic
                 observe('deny', policyName, bindingName, decision);
                 break;
               case 'Audit':
-                publishValidationFailure(attrs, binding, i, decision.message, deps.logger);
+                validationFailures.push({
+                  message: decision.message,
+                  policy: binding.spec?.policyName ?? '',
+                  binding: bindingName,
+                  expressionIndex: i,
+                  validationActions: binding.spec?.validationActions ?? null,
+                });
                 observe('audit', policyName, bindingName, decision);
                 break;
               case 'Warn':
@@ -264,5 +282,6 @@ export async function dispatchValidatingPolicies(hooks: readonly ValidatingPolic
     collector.publish(policyName, attrs, deps.logger);
   }
 
+  publishValidationFailures(attrs, validationFailures, deps.logger);
   if (denied.length > 0) throw denialError(attrs, denied[0]!);
 }

@@ -9,7 +9,7 @@ import { staticSnapshotSource } from '../../sources/source.js';
 import { newValidatingAdmissionPolicyMetrics } from '../metrics.js';
 import { bindingItemsOf, compositePolicySources, policyItemsOf } from '../sources.js';
 import { apiSources, configMapParam, deployment, deploymentAttributes, getNamespace, memoryParamLookup, vap, vapb } from '../test-fixtures.js';
-import { errorTypeOf, validationFailureAnnotationKey } from './dispatcher.js';
+import { errorTypeOf, validationFailureAnnotationKey, maxValidationFailures } from './dispatcher.js';
 import { ValidatingAdmissionPolicyPlugin, type ValidatingAdmissionPolicyPluginOptions } from './plugin.js';
 import { needsTypeChecking, typeCheckedStatus } from './status.js';
 
@@ -248,6 +248,31 @@ describe('ValidatingAdmissionPolicy: Warn, Audit and auditAnnotations', () => {
       [validationFailureAnnotationKey]: '[{"message":"m \\u003c1\\u003e","policy":"p","binding":"b","expressionIndex":1,"validationActions":["Audit"]}]',
     });
     expect(await registry.getSingleMetricAsString('apiserver_validating_admission_policy_check_total')).toContain('enforcement_action="audit",error_type="invalid_error",policy="p",policy_binding="b"} 1');
+  });
+
+  // kube's admission_test.go (since 1.37): two policies whose bindings Audit both land in the one annotation, in
+  // dispatch order; at most maxValidationFailures are kept.
+  it('lists the Audit failures of every policy of the request in one annotation', async () => {
+    const { plugin } = setup(
+      [vap('p1', { validations: [{ expression: 'false', message: "I'm sorry Dave" }] }), vap('p2', { validations: [{ expression: 'false', message: "I can't do that" }] })],
+      [vapb('b1', 'p1', { validationActions: ['Audit'] }), vapb('b2', 'p2', { validationActions: ['Audit'] })],
+    );
+    const attrs = deploymentAttributes();
+    await plugin.validate(attrs);
+    expect(JSON.parse(attrs.annotations[validationFailureAnnotationKey]!)).toEqual([
+      { message: "I'm sorry Dave", policy: 'p1', binding: 'b1', expressionIndex: 0, validationActions: ['Audit'] },
+      { message: "I can't do that", policy: 'p2', binding: 'b2', expressionIndex: 0, validationActions: ['Audit'] },
+    ]);
+  });
+
+  it('keeps at most 50 Audit failures in the annotation', async () => {
+    const validations = Array.from({ length: 60 }, (_, i) => ({ expression: 'false', message: `m${i}` }));
+    const { plugin } = setup([vap('p', { validations })], [vapb('b', 'p', { validationActions: ['Audit'] })]);
+    const attrs = deploymentAttributes();
+    await plugin.validate(attrs);
+    const failures = JSON.parse(attrs.annotations[validationFailureAnnotationKey]!) as Array<{ message: string; expressionIndex: number }>;
+    expect(failures).toHaveLength(maxValidationFailures);
+    expect(failures.at(-1)).toMatchObject({ message: 'm49', expressionIndex: 49 });
   });
 
   it('denies and audits with Deny and Audit', async () => {
