@@ -235,6 +235,8 @@ class ClosureCompiler {
     const arity = argNodes.length;
     const candidates = this.candidates(e.id, fnName).filter((c) => !!c.overload.receiver === member && c.params.length === arity);
     const registry = this.program.registry;
+    // only the library cost hooks that can price this function (the interpreter asks all; the others answer nothing)
+    const costHooks = registry.callCostsFor(fnName);
     const declared = registry.hasFunction(fnName);
     const undeclared = `undeclared reference to '${fnName}' (in container '${this.container ?? ''}')`;
     const isIndex = fnName === '_[_]' || fnName === '_[?_]';
@@ -262,7 +264,7 @@ class ClosureCompiler {
       }
       if (!overload) return noMatch(args);
       const result = callImpl(overload, args);
-      charge(f, callCost(registry, fnName, overload, args, result));
+      charge(f, callCost(costHooks, fnName, overload, args, result));
       return result;
     };
     if (arity === 1) {

@@ -6,7 +6,7 @@
 import type { Expr } from './ast.js';
 import type { CheckedExpr } from './checker.js';
 import { typeNameCandidates } from './checker.js';
-import { valueHasType, type FunctionRegistry, type OverloadDecl } from './functions.js';
+import { valueHasType, type CallCostHook, type FunctionRegistry, type OverloadDecl } from './functions.js';
 import type { CelType } from './types.js';
 import { NON_STRICT_FUNCTIONS, codePointLength, formatDouble, noSuchOverload } from './stdlib.js';
 import type { ParsedExpr } from './ast.js';
@@ -466,7 +466,7 @@ class Evaluator {
       return new CelError(`no such overload: ${name}(${args.map(typeNameOf).join(', ')})`);
     }
     const result = callImpl(overload, args);
-    this.charge(callCost(this.program.registry, name, overload, args, result));
+    this.charge(callCost(this.program.registry.callCosts, name, overload, args, result));
     return result;
   }
 
@@ -612,8 +612,8 @@ export function optionalField(operand: CelValue, field: string, presenceTest = t
 }
 
 /** the runtime cost of one call: a library's callCost hook, else the overload's own, else cel-go's standard costs */
-export function callCost(registry: FunctionRegistry, fn: string, o: OverloadDecl, args: readonly CelValue[], result: CelResult): number {
-  for (const cc of registry.callCosts) {
+export function callCost(hooks: readonly CallCostHook[], fn: string, o: OverloadDecl, args: readonly CelValue[], result: CelResult): number {
+  for (const cc of hooks) {
     const c = cc(fn, o.id, args, result);
     if (c !== undefined) return c;
   }
