@@ -27,6 +27,20 @@ describe('admission CEL environment', () => {
     expect(compile('object.spec.replicas', { kind: 'any' }).evaluate(ctx(), { remaining: 1e6 })).toEqual({ ok: true, value: 3 });
   });
 
+  it('converts an object once per context and again when the context is given another object', () => {
+    // the conversion is kept on the context: expressions sharing it read the same values, and a context whose
+    // object is replaced (as a mutating policy's reinvocation does) reads the new object, not the kept conversion
+    const c = ctx({ object: { ...deployment, spec: { replicas: 3 } } });
+    const replicas = compile('object.spec.replicas', { kind: 'any' });
+    expect(replicas.evaluate(c, { remaining: 1e6 })).toEqual({ ok: true, value: 3 });
+    expect(compile('object.spec.replicas == 3').evaluate(c, { remaining: 1e6 })).toEqual({ ok: true, value: true });
+    c.object = { ...deployment, spec: { replicas: 5 } };
+    expect(replicas.evaluate(c, { remaining: 1e6 })).toEqual({ ok: true, value: 5 });
+    expect(compile('oldObject == null && request.userInfo.username == "alice"').evaluate(c, { remaining: 1e6 })).toEqual({ ok: true, value: true });
+    c.request = { ...c.request, userInfo: { username: 'bob', groups: [] } };
+    expect(compile('request.userInfo.username', { kind: 'any' }).evaluate(c, { remaining: 1e6 })).toEqual({ ok: true, value: 'bob' });
+  });
+
   it('tells null from absent: oldObject is null on CREATE, has() is false for missing fields', () => {
     expect(compile('oldObject == null && !has(object.spec.paused)').evaluate(ctx(), { remaining: 1e6 })).toEqual({ ok: true, value: true });
   });

@@ -3,6 +3,7 @@
 // budget. The engine behind it lives in ./engine/ and the Kubernetes libraries in ./library/.
 import type { KubeObject } from '../../api/types.js';
 import type { CelType } from './engine/types.js';
+import type { CelValue } from './engine/values.js';
 
 /** kube-apiserver's limits (staging/src/k8s.io/apiserver/pkg/apis/cel/config.go). */
 export const celLimits = {
@@ -81,7 +82,15 @@ export interface EvalContext {
   authorizer?: CelAuthorizer;
   /** variables.<name>: evaluated lazily and at most once per request by the caller's memo */
   variable?: (name: string) => EvalResult;
+  /**
+   * Filled by the CEL facade, left unset by callers: this context's objects converted to CEL values, so every
+   * expression evaluated with the context shares one (lazy) conversion of each.
+   */
+  celValues?: ConvertedObjects;
 }
+
+/** One context's converted objects, by the field they came from, each with its source object (it may be replaced). */
+export type ConvertedObjects = { [F in 'object' | 'oldObject' | 'request' | 'params' | 'namespaceObject']?: { readonly source: object; readonly value: CelValue } };
 
 /** Shared across every expression of one admission request. */
 export interface CostBudget {

@@ -8,6 +8,7 @@ import type {
   CompileResult,
   CompiledExpression,
   CostBudget,
+  ConvertedObjects,
   EvalContext,
   EvalResult,
   TypeCheckResult,
@@ -117,18 +118,19 @@ function recordObjectTypeNames(v: CelValue, json: unknown): void {
 }
 
 /**
- * JSON → CEL conversion once per object per request (objects are shared by every expression of a request), and
- * only of the fields expressions read (kube's lazy unstructured values).
+ * JSON → CEL conversion once per object per evaluation context (shared by every expression evaluated with it), and
+ * only of the fields expressions read (kube's lazy unstructured values). The conversions are kept on the context
+ * rather than in a process-wide WeakMap keyed by object: with a new object per request, the WeakMap's entries
+ * cost about as much as the evaluation (measured with the bench's new-Pod row).
  */
-const converted = new WeakMap<object, CelValue>();
-function convert(v: unknown): CelValue {
+function convert(ctx: EvalContext, field: keyof ConvertedObjects, v: unknown): CelValue {
   if (v === null || v === undefined || typeof v !== 'object') return fromJSON(v);
-  let c = converted.get(v);
-  if (c === undefined) {
-    c = fromJSONLazy(v);
-    converted.set(v, c);
-  }
-  return c;
+  const memo = (ctx.celValues ??= {});
+  const kept = memo[field];
+  if (kept !== undefined && kept.source === v) return kept.value;
+  const value = fromJSONLazy(v);
+  memo[field] = { source: v, value };
+  return value;
 }
 
 /** kube evaluates every admission expression with the per-call limit and without a cost for presence tests. */
@@ -197,15 +199,15 @@ class CompiledAdmissionExpression implements CompiledExpression {
       resolve: (name: string): CelResult | undefined => {
         switch (name) {
           case 'object':
-            return convert(ctx.object);
+            return convert(ctx, 'object', ctx.object);
           case 'oldObject':
-            return convert(ctx.oldObject);
+            return convert(ctx, 'oldObject', ctx.oldObject);
           case 'request':
-            return convert(ctx.request);
+            return convert(ctx, 'request', ctx.request);
           case 'params':
-            return opts.hasParams ? convert(ctx.params ?? null) : undefined;
+            return opts.hasParams ? convert(ctx, 'params', ctx.params ?? null) : undefined;
           case 'namespaceObject':
-            return opts.forWebhookMatchCondition ? undefined : convert(ctx.namespaceObject ?? null);
+            return opts.forWebhookMatchCondition ? undefined : convert(ctx, 'namespaceObject', ctx.namespaceObject ?? null);
           case 'variables':
             if (opts.forWebhookMatchCondition) return undefined;
             variablesObject ??= new ObjectValue(VARIABLES_TYPE, new Map(), (field) => this.variable(ctx, field));

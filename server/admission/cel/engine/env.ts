@@ -4,6 +4,7 @@ import { formatIssues, type Expr, type Issue, type ParsedExpr } from './ast.js';
 import { check, type CheckedExpr } from './checker.js';
 import { estimateCost, type CostEstimatorOptions } from './cost.js';
 import { FunctionRegistry, type LibraryRegistration, type ObjectTypeDecl } from './functions.js';
+import { compileClosures, evaluateClosures, type ClosureProgram } from './compile-closures.js';
 import { evaluate, type Activation, type EvalOptions, type EvalOutcome, type Program } from './interpreter.js';
 import { parse } from './parser.js';
 import { compileRegex, standardLibrary } from './stdlib.js';
@@ -50,7 +51,25 @@ export class CompiledProgram {
     if (full === undefined || full.costLimit !== opts.costLimit || full.presenceTestHasCost !== opts.presenceTestHasCost) {
       this.lastOptions = full = { costLimit: opts.costLimit, presenceTestHasCost: opts.presenceTestHasCost, container: this.container };
     }
-    return evaluate(this.program, activation, full);
+    const closures = this.closures === undefined ? this.compileClosures() : this.closures;
+    return closures === null ? evaluate(this.program, activation, full) : evaluateClosures(closures, activation, full);
+  }
+
+  /**
+   * The program compiled to closures on its first evaluation (a compile that is never evaluated pays nothing);
+   * null when it is evaluated by the interpreter: unchecked, or too deep to compile.
+   */
+  private closures: ClosureProgram | null | undefined;
+
+  private compileClosures(): ClosureProgram | null {
+    try {
+      this.closures = compileClosures(this.program, this.container) ?? null;
+    } catch (e) {
+      // a tree too deep for the compiler's recursion is left to the interpreter, which reports it per evaluation
+      if (!(e instanceof RangeError)) throw e;
+      this.closures = null;
+    }
+    return this.closures;
   }
 
   estimateCost(opts: CostEstimatorOptions = {}): { min: number; max: number } {

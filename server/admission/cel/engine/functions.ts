@@ -98,6 +98,8 @@ export interface ObjectTypeDecl {
   openNested?: boolean;
 }
 
+export type CallCostHook = NonNullable<LibraryRegistration['callCost']>;
+
 /** A variable a library binds (e.g. `authorizer.requestResource`; qualified names are allowed). */
 export interface LibraryVariable {
   name: string;
@@ -118,6 +120,11 @@ export interface LibraryRegistration {
    * of those). Return undefined to fall back to the overload's `cost` or cel-go's default.
    */
   callCost?: (fn: string, overloadId: string, args: readonly CelValue[], result: CelResult) => number | undefined;
+  /**
+   * The functions `callCost` can price (it returns undefined for every other): a call of another function skips the
+   * hook. Without it the hook is asked about every call.
+   */
+  callCostFunctions?: readonly string[];
   /** static counterpart of `callCost` */
   estimateCallCost?: (fn: string, overloadId: string, input: CallEstimateInput) => CallEstimate | undefined;
   /** receiver macros the library adds to the parser (cel-go's cel.Macros), e.g. the lists extension's `sortBy` */
@@ -178,6 +185,9 @@ export class FunctionRegistry {
   readonly objectTypes = new Map<string, ObjectTypeDecl>();
   readonly variables: LibraryVariable[] = [];
   readonly callCosts: NonNullable<LibraryRegistration['callCost']>[] = [];
+  /** each callCost hook with the functions it is limited to (callCostFunctions), for callCostsFor */
+  private readonly callCostScopes: { hook: CallCostHook; functions: ReadonlySet<string> | undefined }[] = [];
+  private readonly callCostsByFunction = new Map<string, readonly CallCostHook[]>();
   readonly callEstimates: NonNullable<LibraryRegistration['estimateCallCost']>[] = [];
   readonly macros = new Set<string>();
   readonly regexArguments: { function: string; regexIndex: number }[] = [];
@@ -197,10 +207,24 @@ export class FunctionRegistry {
       this.byName.set(o.name, list);
     }
     this.variables.push(...(lib.variables ?? []));
-    if (lib.callCost) this.callCosts.push(lib.callCost);
+    if (lib.callCost) {
+      this.callCosts.push(lib.callCost);
+      this.callCostScopes.push({ hook: lib.callCost, functions: lib.callCostFunctions && new Set(lib.callCostFunctions) });
+      this.callCostsByFunction.clear();
+    }
     if (lib.estimateCallCost) this.callEstimates.push(lib.estimateCallCost);
     for (const m of lib.macros ?? []) this.macros.add(m);
     this.regexArguments.push(...(lib.regexArguments ?? []));
+  }
+
+  /** The callCost hooks that may price a call of `fn`, in registration order (a subsequence of callCosts). */
+  callCostsFor(fn: string): readonly CallCostHook[] {
+    let hooks = this.callCostsByFunction.get(fn);
+    if (hooks === undefined) {
+      hooks = this.callCostScopes.filter((s) => s.functions === undefined || s.functions.has(fn)).map((s) => s.hook);
+      this.callCostsByFunction.set(fn, hooks);
+    }
+    return hooks;
   }
 
   overloads(name: string): readonly OverloadDecl[] {
@@ -220,6 +244,7 @@ export class FunctionRegistry {
     for (const [k, v] of this.objectTypes) r.objectTypes.set(k, v);
     r.variables.push(...this.variables);
     r.callCosts.push(...this.callCosts);
+    r.callCostScopes.push(...this.callCostScopes);
     r.callEstimates.push(...this.callEstimates);
     for (const m of this.macros) r.macros.add(m);
     r.regexArguments.push(...this.regexArguments);

@@ -6,7 +6,7 @@
 import type { Expr } from './ast.js';
 import type { CheckedExpr } from './checker.js';
 import { typeNameCandidates } from './checker.js';
-import { valueHasType, type FunctionRegistry, type OverloadDecl } from './functions.js';
+import { valueHasType, type CallCostHook, type FunctionRegistry, type OverloadDecl } from './functions.js';
 import type { CelType } from './types.js';
 import { NON_STRICT_FUNCTIONS, codePointLength, formatDouble, noSuchOverload } from './stdlib.js';
 import type { ParsedExpr } from './ast.js';
@@ -141,7 +141,7 @@ export function standardCallCost(overloadId: string, args: readonly CelValue[]):
   }
 }
 
-const TYPE_VALUE_NAMES = new Set([
+export const TYPE_VALUE_NAMES = new Set([
   'int',
   'uint',
   'double',
@@ -158,7 +158,7 @@ const TYPE_VALUE_NAMES = new Set([
 ]);
 
 /** overload.impl(...args) without a spread for the usual arities (spread calls showed in evaluation profiles) */
-function callImpl(o: OverloadDecl, args: readonly CelValue[]): CelResult {
+export function callImpl(o: OverloadDecl, args: readonly CelValue[]): CelResult {
   switch (args.length) {
     case 0:
       return o.impl();
@@ -371,57 +371,10 @@ class Evaluator {
     if (operand instanceof CelError) return operand;
     if (e.testOnly) {
       this.charge(this.presenceCost);
-      return this.presence(operand, e.field);
+      return presence(operand, e.field);
     }
     this.charge(COST.selectAndIdent);
-    return this.field(operand, e.field);
-  }
-
-  private presence(operand: CelValue, field: string): CelResult {
-    if (operand instanceof CelMap) return operand.has(field);
-    if (operand instanceof ObjectValue) {
-      if (operand.lazyField) return operand.lazyField(field) !== undefined;
-      return operand.fields.has(field);
-    }
-    if (operand instanceof CelOptional) return operand.hasValue() ? this.presence(operand.value, field) : false;
-    // cel-go refQualify under a presence test: a list cannot take a string index; any other value (null `params`
-    // of a policy without a binding's paramRef, a number, a string) simply lacks the field
-    if (Array.isArray(operand)) return unsupportedListIndex('string');
-    return false;
-  }
-
-  private field(operand: CelValue, field: string): CelResult {
-    if (operand instanceof CelMap) {
-      const v = operand.get(field);
-      return v === undefined ? new CelError(`no such key: ${field}`) : v;
-    }
-    if (operand instanceof ObjectValue) {
-      const v = operand.lazyField ? operand.lazyField(field) : operand.fields.get(field);
-      return v === undefined ? new CelError(`no such key: ${field}`) : v;
-    }
-    if (operand instanceof CelOptional) {
-      if (!operand.hasValue()) return CelOptional.none;
-      // selecting on an optional's value is no presence test: a value without the field is an error
-      const r = this.optionalField(operand.value, field, false);
-      return r;
-    }
-    return missingField(operand, field);
-  }
-
-  private optionalField(operand: CelValue, field: string, presenceTest = true): CelResult {
-    if (operand instanceof CelOptional) return operand.hasValue() ? this.optionalField(operand.value, field, presenceTest) : CelOptional.none;
-    if (operand instanceof CelMap) {
-      const v = operand.get(field);
-      return v === undefined ? CelOptional.none : CelOptional.of(v);
-    }
-    if (operand instanceof ObjectValue) {
-      const v = operand.lazyField ? operand.lazyField(field) : operand.fields.get(field);
-      if (v instanceof CelError) return v;
-      return v === undefined ? CelOptional.none : CelOptional.of(v);
-    }
-    // `x.?f` is a presence test: only a list fails, with its index error
-    if (!presenceTest || Array.isArray(operand)) return missingField(operand, field);
-    return CelOptional.none;
+    return selectField(operand, e.field);
   }
 
   private evalCall(e: Extract<Expr, { kind: 'call' }>): CelResult {
@@ -457,7 +410,7 @@ class Evaluator {
           const f = e.args[1]!;
           this.charge(COST.selectAndIdent);
           if (f.kind !== 'const' || typeof f.value !== 'string') return noSuchOverload(fn);
-          return this.optionalField(operand, f.value);
+          return optionalField(operand, f.value);
         }
       }
     }
@@ -513,17 +466,8 @@ class Evaluator {
       return new CelError(`no such overload: ${name}(${args.map(typeNameOf).join(', ')})`);
     }
     const result = callImpl(overload, args);
-    this.charge(this.callCost(name, overload, args, result));
+    this.charge(callCost(this.program.registry.callCosts, name, overload, args, result));
     return result;
-  }
-
-  private callCost(fn: string, o: OverloadDecl, args: CelValue[], result: CelResult): number {
-    for (const cc of this.program.registry.callCosts) {
-      const c = cc(fn, o.id, args, result);
-      if (c !== undefined) return c;
-    }
-    if (o.cost) return o.cost(args, result);
-    return standardCallCost(o.id, args);
   }
 
   private dispatch(id: number, name: string, member: boolean, args: CelValue[]): OverloadDecl | undefined {
@@ -601,10 +545,10 @@ class Evaluator {
 
 
 /** types.IndexOrError for an index of a kind lists do not take. */
-const unsupportedListIndex = (type: string): CelError => new CelError(`unsupported index type '${type}' in list`);
+export const unsupportedListIndex = (type: string): CelError => new CelError(`unsupported index type '${type}' in list`);
 
 /** Go's %v of a CEL key value, as resolutionError prints "no such key: %v". */
-function formatQualifier(v: CelValue): string {
+export function formatQualifier(v: CelValue): string {
   if (v instanceof CelUint) return v.value.toString();
   if (typeof v === 'number') return formatDouble(v);
   if (v === null) return 'NULL_VALUE';
@@ -615,7 +559,64 @@ function formatQualifier(v: CelValue): string {
  * cel-go refQualify for a field selection outside a presence test: a list takes no string index; any other value
  * without fields (a null `params`, a number) reports the field as a missing key, as kube shows it.
  */
-function missingField(operand: CelValue, field: string): CelError {
+export function missingField(operand: CelValue, field: string): CelError {
   if (Array.isArray(operand)) return unsupportedListIndex('string');
   return new CelError(`no such key: ${field}`);
+}
+
+export function presence(operand: CelValue, field: string): CelResult {
+  if (operand instanceof CelMap) return operand.has(field);
+  if (operand instanceof ObjectValue) {
+    if (operand.lazyField) return operand.lazyField(field) !== undefined;
+    return operand.fields.has(field);
+  }
+  if (operand instanceof CelOptional) return operand.hasValue() ? presence(operand.value, field) : false;
+  // cel-go refQualify under a presence test: a list cannot take a string index; any other value (null `params`
+  // of a policy without a binding's paramRef, a number, a string) simply lacks the field
+  if (Array.isArray(operand)) return unsupportedListIndex('string');
+  return false;
+}
+
+export function selectField(operand: CelValue, field: string): CelResult {
+  if (operand instanceof CelMap) {
+    const v = operand.get(field);
+    return v === undefined ? new CelError(`no such key: ${field}`) : v;
+  }
+  if (operand instanceof ObjectValue) {
+    const v = operand.lazyField ? operand.lazyField(field) : operand.fields.get(field);
+    return v === undefined ? new CelError(`no such key: ${field}`) : v;
+  }
+  if (operand instanceof CelOptional) {
+    if (!operand.hasValue()) return CelOptional.none;
+    // selecting on an optional's value is no presence test: a value without the field is an error
+    const r = optionalField(operand.value, field, false);
+    return r;
+  }
+  return missingField(operand, field);
+}
+
+export function optionalField(operand: CelValue, field: string, presenceTest = true): CelResult {
+  if (operand instanceof CelOptional) return operand.hasValue() ? optionalField(operand.value, field, presenceTest) : CelOptional.none;
+  if (operand instanceof CelMap) {
+    const v = operand.get(field);
+    return v === undefined ? CelOptional.none : CelOptional.of(v);
+  }
+  if (operand instanceof ObjectValue) {
+    const v = operand.lazyField ? operand.lazyField(field) : operand.fields.get(field);
+    if (v instanceof CelError) return v;
+    return v === undefined ? CelOptional.none : CelOptional.of(v);
+  }
+  // `x.?f` is a presence test: only a list fails, with its index error
+  if (!presenceTest || Array.isArray(operand)) return missingField(operand, field);
+  return CelOptional.none;
+}
+
+/** the runtime cost of one call: a library's callCost hook, else the overload's own, else cel-go's standard costs */
+export function callCost(hooks: readonly CallCostHook[], fn: string, o: OverloadDecl, args: readonly CelValue[], result: CelResult): number {
+  for (const cc of hooks) {
+    const c = cc(fn, o.id, args, result);
+    if (c !== undefined) return c;
+  }
+  if (o.cost) return o.cost(args, result);
+  return standardCallCost(o.id, args);
 }

@@ -58,6 +58,17 @@ describe('fromJSONLazy', () => {
     expect(m.get('spec')).toBe(m.get('spec'));
   });
 
+  it('converts each object property once however many are read, and scalars to the same values at each read', () => {
+    // more object-valued properties than the small cache holds, so the cache moves to a Map midway
+    const wide = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`p${i}`, { i, list: [i] }]));
+    const lazy = fromJSONLazy({ ...wide, n: 7, s: 'x' }) as CelMap;
+    const first = Array.from({ length: 20 }, (_, i) => lazy.get(`p${i}`));
+    for (let i = 0; i < 20; i++) expect(lazy.get(`p${i}`)).toBe(first[i]);
+    expect([...lazy.entries()].map(([k, v]) => [k, v])).toEqual([...Array.from({ length: 20 }, (_, i) => [`p${i}`, first[i]]), ['n', 7n], ['s', 'x']]);
+    expect(celEquals(lazy, fromJSON({ ...wide, n: 7, s: 'x' }))).toBe(true);
+    expect([lazy.get('n'), lazy.get('n'), lazy.get('s')]).toEqual([7n, 7n, 'x']);
+  });
+
   it('a JSON object with an own __proto__ property keeps it as a key', () => {
     const parsed = JSON.parse('{"__proto__": {"x": 1}, "a": 2}') as object;
     const lazy = fromJSONLazy(parsed) as CelMap;

@@ -269,6 +269,7 @@ export const authzLibrary: LibraryRegistration = {
     { name: 'authorizer.requestResource', type: R, requires: 'authorizer', value: requestResourceValue },
   ],
   callCost: (fn, _id, args) => (fn === '_==_' && args.length === 2 && isAuthzValue(args[0]!) ? 1 : undefined),
+  callCostFunctions: ['_==_'],
 };
 
 /** fieldSelector / labelSelector (AuthorizeWithSelectors, on by default since 1.32 and GA in 1.34). */

@@ -12,6 +12,7 @@ import {
   byFactor,
   ceilFactor,
   equalityCost,
+  EQUALITY_COST_FUNCTIONS,
   fixedCost,
   sizeOf,
   stringTraversal,
@@ -172,4 +173,5 @@ export const cidrLibrary: LibraryRegistration = {
   types: [{ name: CIDR_TYPE }, { name: IP_TYPE }],
   functions: overloads,
   callCost: equalityCost((v) => v instanceof CIDRValue),
+  callCostFunctions: EQUALITY_COST_FUNCTIONS,
 };

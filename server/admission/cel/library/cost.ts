@@ -104,6 +104,9 @@ export const sizeOf = (s: SizeEstimate | undefined): SizeEstimate => s ?? UNKNOW
 /** `ceil(size * 0.1)`: the cost of one string traversal, the most common rule of cost.go. */
 export const stringTraversal = (v: CelValue): number => ceilFactor(actualSize(v), STRING_TRAVERSAL_COST_FACTOR);
 
+/** The functions an equalityCost hook prices (its LibraryRegistration's callCostFunctions). */
+export const EQUALITY_COST_FUNCTIONS: readonly string[] = ['_==_', '_!=_'];
+
 /**
  * kube's CallCost for `_==_` on its own types is a flat 1 (cost.go); cel-go's default for `_!=_` is a traversal of
  * the smaller operand, which for net.IP and net.CIDR means their byte sizes. A library registers this for the types

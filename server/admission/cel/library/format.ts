@@ -14,7 +14,7 @@ import {
   isValidLabelValue,
   maxLenError,
 } from '../../../registry/validation/name.js';
-import { REGEX_STRING_LENGTH_COST_FACTOR, STRING_TRAVERSAL_COST_FACTOR, actualSize, byFactor, ceilFactor, equalityCost, sizeOf } from './cost.js';
+import { REGEX_STRING_LENGTH_COST_FACTOR, STRING_TRAVERSAL_COST_FACTOR, actualSize, byFactor, ceilFactor, equalityCost, EQUALITY_COST_FUNCTIONS, sizeOf } from './cost.js';
 import { parseRequestURI } from './go-url.js';
 
 export const FORMAT_TYPE = 'kubernetes.NamedFormat';
@@ -178,4 +178,5 @@ export const formatLibrary: LibraryRegistration = {
   types: [{ name: FORMAT_TYPE }],
   functions: overloads,
   callCost: equalityCost((v) => v instanceof FormatValue),
+  callCostFunctions: EQUALITY_COST_FUNCTIONS,
 };

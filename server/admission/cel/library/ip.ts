@@ -4,7 +4,7 @@
 // addresses are rejected, as kube does.
 import { CelError, CelOpaque, type CelValue } from '../engine/values.js';
 import { T, type CallEstimateInput, type LibraryRegistration, type OverloadDecl } from '../engine/functions.js';
-import { NOMINAL, STRING_TRAVERSAL_COST_FACTOR, byFactor, ceilFactor, equalityCost, sizeOf, stringTraversal, actualSize, type CostSized } from './cost.js';
+import { NOMINAL, STRING_TRAVERSAL_COST_FACTOR, byFactor, ceilFactor, equalityCost, EQUALITY_COST_FUNCTIONS, sizeOf, stringTraversal, actualSize, type CostSized } from './cost.js';
 import { goQuote } from './go-text.js';
 import { parseAddr, type Addr } from './netip.js';
 
@@ -88,4 +88,5 @@ export const ipLibrary: LibraryRegistration = {
   types: [{ name: IP_TYPE }],
   functions: overloads,
   callCost: equalityCost((v) => v instanceof IPValue),
+  callCostFunctions: EQUALITY_COST_FUNCTIONS,
 };

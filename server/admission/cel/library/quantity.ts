@@ -6,7 +6,7 @@
 // does not compile there and does not here.
 import { CelError, type CelValue } from '../engine/values.js';
 import { T, type CallEstimateInput, type LibraryRegistration, type OverloadDecl } from '../engine/functions.js';
-import { NOMINAL, STRING_TRAVERSAL_COST_FACTOR, byFactor, equalityCost, sizeOf, stringTraversal } from './cost.js';
+import { NOMINAL, STRING_TRAVERSAL_COST_FACTOR, byFactor, equalityCost, EQUALITY_COST_FUNCTIONS, sizeOf, stringTraversal } from './cost.js';
 import { QUANTITY_TYPE, Quantity } from './quantity-value.js';
 
 export { Quantity } from './quantity-value.js';
@@ -62,4 +62,5 @@ export const quantityLibrary: LibraryRegistration = {
   types: [{ name: QUANTITY_TYPE }],
   functions: overloads,
   callCost: equalityCost((v) => v instanceof Quantity),
+  callCostFunctions: EQUALITY_COST_FUNCTIONS,
 };

@@ -3,7 +3,7 @@
 // patch, compareTo, isGreaterThan, isLessThan. Parsing is blang/semver/v4's Parse, with its error messages.
 import { CelError, CelOpaque, type CelValue } from '../engine/values.js';
 import { T, type CallEstimateInput, type LibraryRegistration, type OverloadDecl } from '../engine/functions.js';
-import { NOMINAL, STRING_TRAVERSAL_COST_FACTOR, byFactor, equalityCost, sizeOf, stringTraversal } from './cost.js';
+import { NOMINAL, STRING_TRAVERSAL_COST_FACTOR, byFactor, equalityCost, EQUALITY_COST_FUNCTIONS, sizeOf, stringTraversal } from './cost.js';
 import { goQuote } from './go-text.js';
 
 export const SEMVER_TYPE = 'kubernetes.Semver';
@@ -199,4 +199,5 @@ export const semverLibrary: LibraryRegistration = {
   types: [{ name: SEMVER_TYPE }],
   functions: overloads,
   callCost: equalityCost((v) => v instanceof SemverValue),
+  callCostFunctions: EQUALITY_COST_FUNCTIONS,
 };

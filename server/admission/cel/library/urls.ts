@@ -3,7 +3,7 @@
 // with url.ParseRequestURI and then builds the value with url.Parse (which splits off the fragment properly).
 import { CelError, CelMap, CelOpaque, type CelValue } from '../engine/values.js';
 import { T, type CallEstimateInput, type LibraryRegistration, type OverloadDecl } from '../engine/functions.js';
-import { NOMINAL, STRING_TRAVERSAL_COST_FACTOR, byFactor, equalityCost, sizeOf, stringTraversal } from './cost.js';
+import { NOMINAL, STRING_TRAVERSAL_COST_FACTOR, byFactor, equalityCost, EQUALITY_COST_FUNCTIONS, sizeOf, stringTraversal } from './cost.js';
 import { escapedPath, hostname, parseRequestURI, parseURL, port, query, urlEquals, urlString, type GoURL } from './go-url.js';
 
 export const URL_TYPE = 'kubernetes.URL';
@@ -77,4 +77,5 @@ export const urlsLibrary: LibraryRegistration = {
   types: [{ name: URL_TYPE }],
   functions: overloads,
   callCost: equalityCost((v) => v instanceof URLValue),
+  callCostFunctions: EQUALITY_COST_FUNCTIONS,
 };
