@@ -10,6 +10,7 @@ import type { GroupVersionResource } from '../../api/types.js';
 import type { AdmissionAttributes } from '../attributes.js';
 import { defaultEquivalentResourceMapper, type EquivalentResourceMapper } from './equivalence.js';
 import { excludedVirtualResources, isExcludedVirtualResource, isExemptAdmissionConfigurationResource } from './excluded.js';
+import { rulesMayMatch } from './rule-reach.js';
 import { matchesRule, type RuleRequest } from './rules.js';
 import { internalMatchError, matchNamespaceSelector, matchObjectSelector, type WebhookMatchError } from './selectors.js';
 import type { MatchContext, MatchWebhook, WebhookInvocation } from './types.js';
@@ -52,6 +53,10 @@ export function evaluateWebhookMatch(accessor: WebhookAccessor, attrs: Admission
   if (accessor.source === 'api' && isExemptAdmissionConfigurationResource(attrs.kind)) return { matches: false };
 
   const hook = accessor.webhook;
+  const rules = hook.rules ?? [];
+  const mapper = opts.equivalentResources ?? defaultEquivalentResourceMapper;
+  // Rules that cannot select the request decide it without the selectors (whose errors would not be returned).
+  if (!rulesMayMatch(accessor, rules, attrs, mapper)) return { matches: false };
   // A selector that does not match skips the webhook at once; one that cannot be evaluated only fails the request
   // if the rules select it — a webhook that does not apply must never fail a request.
   const ns = matchNamespaceSelector(hook.namespaceSelector, attrs, ctx.namespaceLabels);
@@ -59,14 +64,12 @@ export function evaluateWebhookMatch(accessor: WebhookAccessor, attrs: Admission
   const obj = matchObjectSelector(hook.objectSelector, attrs);
   if (!obj.matches && !obj.error) return { matches: false };
 
-  const rules = hook.rules ?? [];
   const req: RuleRequest = { operation: attrs.operation, resource: attrs.resource, subresource: attrs.subresource, namespace: attrs.namespace };
   let invocation: WebhookInvocation | undefined;
   if (rules.some((r) => matchesRule(r, req))) {
     invocation = { resource: { ...attrs.resource }, subresource: attrs.subresource, kind: { ...attrs.kind } };
   }
   if (!invocation && matchPolicyOf(accessor) === 'Equivalent') {
-    const mapper = opts.equivalentResources ?? defaultEquivalentResourceMapper;
     const equivalents = mapper.equivalentResourcesFor(attrs.resource, attrs.subresource);
     const isRequested = (r: GroupVersionResource): boolean =>
       r.group === attrs.resource.group && r.version === attrs.resource.version && r.resource === attrs.resource.resource;

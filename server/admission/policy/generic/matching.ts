@@ -6,6 +6,7 @@ import type { MatchResources, NamedRuleWithOperations } from '../../../api/admis
 import type { GroupVersionKind, GroupVersionResource } from '../../../api/types.js';
 import type { AdmissionAttributes } from '../../attributes.js';
 import { defaultEquivalentResourceMapper, type EquivalentResourceMapper } from '../../matching/equivalence.js';
+import { rulesMayMatch } from '../../matching/rule-reach.js';
 import { matchesRule, type RuleRequest } from '../../matching/rules.js';
 import { internalMatchError, matchNamespaceSelector, matchObjectSelector, parseWebhookSelector, type WebhookMatchError } from '../../matching/selectors.js';
 
@@ -89,6 +90,17 @@ export async function matchesMatchResources(mr: MatchResources, attrs: Admission
   if (ns.error) return { matches: false, error: ns.error };
   if (obj.error) return { matches: false, error: obj.error };
   return matched;
+}
+
+/**
+ * false when definitionMatches is sure to answer "no match" without an error because no resourceRule can select
+ * the request (a cheap check, done before it, that needs no selectors); true when definitionMatches must decide.
+ * Missing constraints or no resourceRules (which select everything) always need it.
+ */
+export function definitionMayMatch(constraints: MatchResources | undefined, attrs: AdmissionAttributes, ctx: Pick<PolicyMatchContext, 'equivalentResources'>): boolean {
+  const rules = constraints?.resourceRules;
+  if (!constraints || !rules || rules.length === 0) return true;
+  return rulesMayMatch(constraints, rules, attrs, ctx.equivalentResources ?? defaultEquivalentResourceMapper);
 }
 
 /** PolicyMatcher.DefinitionMatches: absent selectors select everything. */

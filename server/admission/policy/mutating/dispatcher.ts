@@ -21,7 +21,7 @@ import type { EquivalentResourceMapper } from '../../matching/equivalence.js';
 import type { ObjectConverter } from '../../webhook/dispatch.js';
 import { semanticallyEqual } from '../../webhook/mutating.js';
 import { evaluateMatchConditions, type MatchConditionObserver } from '../generic/match-conditions.js';
-import { bindingMatches, definitionMatches, type PolicyMatchContext } from '../generic/matching.js';
+import { bindingMatches, definitionMatches, definitionMayMatch, type PolicyMatchContext } from '../generic/matching.js';
 import { collectParams } from '../generic/params.js';
 import { admissionRequestFor, namespaceNameFor, namespaceObjectFor } from '../generic/request.js';
 import { forbiddenFor, type RequestNamespace } from '../generic/scope.js';
@@ -130,6 +130,8 @@ export async function dispatchMutatingPolicies(hooks: readonly MutatingPolicyHoo
   const invocations: Invocation[] = [];
   for (const hook of hooks) {
     const policy = hook.policy.object;
+    // most policies name other resources: skipped before their selectors are looked at
+    if (!definitionMayMatch(policy.spec?.matchConstraints, attrs, matchCtx)) continue;
     const definition = await definitionMatches(policy.spec?.matchConstraints, attrs, matchCtx);
     if (!definition.matches) {
       if (definition.error) addConfigError(definition.error.message, policy);
