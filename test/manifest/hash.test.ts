@@ -1,8 +1,9 @@
 // The manifest directory hash: kube-apiserver's (sha256 over each file's bytes and a NUL, in name order), so the
 // last_config_info hash of this server and of a real kube-apiserver agree for the same directory.
-import { writeFileSync } from 'node:fs';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { hashManifestFiles } from '../../server/admission/manifest/hash.js';
 import { readManifestDir } from '../../server/admission/manifest/load.js';
+import { readManifestDirSync } from '../../server/admission/manifest/read-dir.js';
 import { ManifestDir } from './support.js';
 
 const file = (name: string, data: string) => ({ name, data: Buffer.from(data) });
@@ -62,5 +63,41 @@ describe('the hash of a directory', () => {
   it('is "" for a directory with nothing to load', async () => {
     dir.write('README.md', 'hello');
     expect(await hashOf()).toBe('');
+  });
+});
+
+// The startup load reads without promises (cheaper at startup); reloads read with them. Both must see the same files.
+describe('readManifestDirSync, the startup read', () => {
+  let dir: ManifestDir;
+  beforeEach(() => {
+    dir = new ManifestDir();
+  });
+  afterEach(() => dir.cleanup());
+
+  it('reads the same files, in the same order, as readManifestDir', async () => {
+    dir.write('b.yaml', 'b');
+    dir.write('a.YML', 'a');
+    dir.write('c.json', '{}');
+    dir.write('notes.txt', 'ignored');
+    dir.write('sub/d.yaml', 'ignored');
+    writeFileSync(dir.file('empty.yaml'), '');
+    symlinkSync(dir.file('b.yaml'), dir.file('link.yaml'));
+    const sync = readManifestDirSync(dir.path);
+    expect(sync).toEqual(await readManifestDir(dir.path));
+    expect(sync.ok && sync.files.map((f) => f.name)).toEqual(['a.YML', 'b.yaml', 'c.json', 'link.yaml']);
+  });
+
+  it('reports the first unreadable file in name order, as readManifestDir does', async () => {
+    dir.write('a.yaml', 'a');
+    symlinkSync(dir.file('missing-target'), dir.file('b.yaml'));
+    symlinkSync(dir.file('missing-target-2'), dir.file('c.yaml'));
+    const sync = readManifestDirSync(dir.path);
+    expect(sync.ok).toBe(false);
+    expect(sync).toEqual(await readManifestDir(dir.path));
+  });
+
+  it('reports a missing directory as readManifestDir does', async () => {
+    const missing = dir.file('nope');
+    expect(readManifestDirSync(missing)).toEqual(await readManifestDir(missing));
   });
 });

@@ -4,14 +4,16 @@
 // where kube-apiserver does it, while the admission plugins are built, before the port opens: it takes each parsed
 // document from here by its exact text, once, and parses whatever it does not find (a file changed meanwhile).
 import { splitYamlDocuments, parseDocument, type ParsedDocument } from './decode.js';
-import { readManifestDir } from './read-dir.js';
+import { readManifestDirSync } from './read-dir.js';
 
 const parsedByText = new Map<string, ParsedDocument>();
 
 /** Reads and parses every document of `dirs`, yielding between files; problems are left for the load to find. */
 export async function prefetchManifestDirs(dirs: readonly string[]): Promise<void> {
   for (const dir of dirs) {
-    const read = await readManifestDir(dir);
+    // the caller starts the certificate generation right after this returns its promise: let it go first
+    await new Promise((resolve) => setImmediate(resolve));
+    const read = readManifestDirSync(dir);
     if (!read.ok) continue;
     for (const f of read.files) {
       const split = splitYamlDocuments(f.data.toString('utf8'));
