@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { goJsonMarshal, parseJsonOrYamlDocument, type JsonNode } from './go-json-document.js';
+import { stringify } from 'yaml';
+import { goJsonMarshal, parseJsonOrYamlDocument, plainNodeFromLines, type JsonNode } from './go-json-document.js';
 
 function parsed(text: string): { node: JsonNode; yamlDuplicateKeys: string[] } {
   const r = parseJsonOrYamlDocument(text);
@@ -55,10 +56,8 @@ describe('parseJsonOrYamlDocument over YAML', () => {
 });
 
 // The direct CST walk (plainNodeFromCst) must give exactly what composing the yaml Document gives, or step aside.
-describe('the direct CST walk agrees with the composed Document', () => {
-  const strip = (n: JsonNode): unknown => ({ value: n.value, raw: n.raw, members: n.type === 'object' ? n.members.map((m) => [m.key, strip(m.node)]) : undefined, items: n.type === 'array' ? n.items.map(strip) : undefined });
-  const cases: string[] = [
-    'a: 1\nb: two\nc: 3.5\nd: ~\ne: null\nf:\ng: ""\n',
+const directWalkCases: string[] = [
+'a: 1\nb: two\nc: 3.5\nd: ~\ne: null\nf:\ng: ""\n',
     'yes: no\non: off\ny: n\nTrue: FALSE\n',
     'octal: 0777\nhex: 0x1F\nexp: 1e3\nneg: -12\nsep: 1_000\ninf: .inf\nnan: .NaN\nbig: 123456789012345678901234567890\n',
     'date: 2024-01-02\ntime: 2001-12-14t21:59:43.10-05:00\nversion: 1.20\n',
@@ -96,7 +95,27 @@ describe('the direct CST walk agrees with the composed Document', () => {
     'a:\n  - b\n - c\n',
     'x: -\n',
     '- \n- a\n',
-  ];
+  // the line walk's own edges
+  'a:\n- x\nb:\n  - y\n  - z: 1\n    w:\n    - 2\n    v: 3\nc: 4\n',
+  'a: b\n  c\n  d\ne: f\n',
+  '- a\n  b\n- c\n',
+  'a: -1\nb: -x\nc: ""\nd: \'\'\ne: \'it\'\'s\'\nf: "a\\\\b"\n',
+  'a: {}\nb: []\nc:\n  - {}\n  - []\n',
+  'url: https://127.0.0.1:9/x\nk8s.io/label-key: v\n1_000: 0x10\nyes: ~\n',
+  'a:\n    b: 1\n  c: 2\n',
+  'a: 1\n- b\n',
+  '- a\nb: 1\n',
+  '-   a: 1\n    b: 2\n',
+  'a: "x"\n  y\n',
+  'a: b\n\nc: d\n',
+  'a: x\u2028y\n',
+  'a:\n-\n  b\n',
+];
+
+const strip = (n: JsonNode): unknown => ({ value: n.value, raw: n.raw, members: n.type === 'object' ? n.members.map((m) => [m.key, strip(m.node)]) : undefined, items: n.type === 'array' ? n.items.map(strip) : undefined });
+
+describe('the direct CST walk agrees with the composed Document', () => {
+  const cases = directWalkCases;
   it.each(cases)('%j', (text) => {
     const direct = parseJsonOrYamlDocument(text);
     const composed = parseJsonOrYamlDocument(text, { composeAlways: true });
@@ -133,5 +152,77 @@ describe('the direct CST walk agrees with the composed Document on the scenario 
       }
     }
     expect(documents).toBeGreaterThan(100);
+  });
+});
+
+// The line walk (plainNodeFromLines) must give exactly what the CST walk and the composer give, or step aside.
+describe('the line walk agrees with the CST walk and the composed Document', () => {
+  const agree = (text: string): void => {
+    const lines = parseJsonOrYamlDocument(text);
+    const cst = parseJsonOrYamlDocument(text, { cstAlways: true });
+    const composed = parseJsonOrYamlDocument(text, { composeAlways: true });
+    for (const other of [cst, composed]) {
+      expect(lines.ok).toBe(other.ok);
+      if (lines.ok && other.ok) {
+        expect(strip(lines.node)).toEqual(strip(other.node));
+        expect(lines.yamlDuplicateKeys).toEqual(other.yamlDuplicateKeys);
+      } else if (!lines.ok && !other.ok) expect(lines.error).toBe(other.error);
+    }
+  };
+
+  it.each(directWalkCases)('%j', agree);
+
+  // Pseudo-random objects as yaml.stringify writes them (deterministic seed): strings that need quoting, fold over
+  // lines or look like YAML 1.1 numbers and booleans, nested maps and sequences, empty collections.
+  it('on 400 generated documents, over a hundred of which it reads itself', () => {
+    let seed = 19;
+    const rand = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const words = ['a', 'yes', 'No', 'on', '1', '0777', '0x1F', '1e3', '-2', '.inf', '~', 'null', '', ' lead', 'trail ', 'x: y', 'x #y', "it's", 'say "hi"', 'back\\slash', '- dash', '[a]', '{b}', '&anchor', '*alias', '!tag', '|', '>', '%', '@', '`', 'https://example.com:8443/p', 'bench.kah.dev/forbidden-1', '2001-12-14', '1_000', 'ünïcode', 'tab\there', 'new\nline'];
+    const text = (): string => Array.from({ length: 1 + rand(12) }, () => words[rand(words.length)]).join(rand(3) === 0 ? '' : ' ');
+    const value = (depth: number): unknown => {
+      const k = rand(depth > 3 ? 4 : 7);
+      if (k === 0) return text();
+      if (k === 1) return rand(1000) - 500;
+      if (k === 2) return rand(2) === 0;
+      if (k === 3) return rand(4) === 0 ? null : text();
+      if (k === 4) return Array.from({ length: rand(4) }, () => value(depth + 1));
+      const o: Record<string, unknown> = {};
+      for (let i = rand(5); i > 0; i--) o[rand(4) === 0 ? text() : (['apiVersion', 'kind', 'metadata', 'name', 'spec', 'rules', 'app.kubernetes.io/name', 'yes', '1'] as const)[rand(9)]!] = value(depth + 1);
+      return o;
+    };
+    let read = 0;
+    for (let i = 0; i < 400; i++) {
+      const root = { kind: 'Doc', spec: value(0) };
+      const doc = stringify(root, { lineWidth: rand(2) === 0 ? 40 : 80 }).trim();
+      agree(doc);
+      if (plainNodeFromLines(doc)) read++;
+    }
+    expect(read).toBeGreaterThan(100);
+  });
+
+  it('reads the manifests the startup benchmark writes (a policy, its binding, a webhook configuration)', () => {
+    const policy = stringify({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: 'bench-policy-0.static.k8s.io' },
+      spec: {
+        failurePolicy: 'Fail',
+        matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], operations: ['CREATE', 'UPDATE'] }] },
+        validations: [{ expression: "object.metadata.name.size() < 64 && (!has(object.metadata.labels) || !('bench.kah.dev/forbidden-0' in object.metadata.labels))", message: 'the label bench.kah.dev/forbidden-0 is not allowed on ConfigMaps' }],
+      },
+    }).trim();
+    const webhook = stringify({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'bench-webhook-0.static.k8s.io' },
+      webhooks: [{ name: 'validate-0.bench.kah.dev', clientConfig: { url: 'https://127.0.0.1:9/validate/0', caBundle: 'LS0t'.repeat(200) }, rules: [{ operations: ['CREATE'], apiGroups: ['bench.kah.dev'], apiVersions: ['v1'], resources: ['widgets0'], scope: 'Namespaced' }], sideEffects: 'None', admissionReviewVersions: ['v1'], timeoutSeconds: 5 }],
+    }).trim();
+    for (const doc of [policy, webhook]) {
+      expect(plainNodeFromLines(doc)).toBeDefined();
+      agree(doc);
+    }
   });
 });

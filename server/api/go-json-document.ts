@@ -167,6 +167,145 @@ function plainNodeFromCst(tokens: readonly CST.Token[], lc: LineCounter): JsonNo
   }
 }
 
+// ---- the commonest case straight from the lines ------------------------------------------------------------
+
+/** One line of a document: its indentation and the rest. */
+interface BlockLine {
+  indent: number;
+  content: string;
+}
+
+// A key the line walk reads itself: a plain scalar of word characters, dots, slashes and dashes (what Kubernetes
+// field names and label keys are made of), then ':' and either the end of the line or a space and the value.
+const simpleKeyLine = /^([A-Za-z0-9_][A-Za-z0-9_./-]*):(?: +(.*))?$/u;
+const doubleQuotedWithoutEscapes = /^"([^"\\]*)"$/u;
+const singleQuoted = /^'((?:[^']|'')*)'$/u;
+// a plain scalar cannot start with an indicator (a '-' followed by a space is a sequence entry, handled apart)
+const indicatorStart = /^[?:,[\]{}#&*!|>'"%@`]/u;
+// deeper documents take the full path, which also checks yaml.v2's nesting limit
+const maxLineWalkDepth = 64;
+
+/**
+ * The JsonNode of a document written as `yaml.stringify` and `kubectl get -o yaml` write manifests: block maps
+ * with simple keys, block sequences (indented or not, with compact maps in their entries), single-line quoted
+ * scalars without escapes, plain scalars (folded over several lines), `{}` and `[]`. Read line by line with
+ * regular expressions, which run as native code even when the JavaScript around them is not yet compiled: at
+ * startup, 200 manifests cost a fraction of what the yaml package's lexer and parser cost before they warm up
+ * (issue #19). Anything else — comments, blank lines, block scalars, escapes, anchors, tags, flow collections,
+ * quoted keys, duplicate keys, odd indentation, `---`/`...` lines, CR, BOM — gives undefined and the caller takes the
+ * yaml package's path. Values are resolved by the same YAML 1.1 rules (plainScalarValue) as plainNodeFromCst.
+ */
+export function plainNodeFromLines(text: string): JsonNode | undefined {
+  // (yaml.v2 also breaks lines at NEL, LS and PS)
+  if (/[#\r\uFEFF\x85\u2028\u2029]|^(?:---|\.\.\.|%)/mu.test(text)) return undefined;
+  const lines: BlockLine[] = [];
+  const raws = text.split('\n');
+  // a final newline ends the last line
+  if (raws.length > 1 && raws[raws.length - 1] === '') raws.pop();
+  for (const raw of raws) {
+    const content = raw.trimStart();
+    // blank lines fold plain scalars into newlines and end nothing: the full path
+    if (content === '') return undefined;
+    lines.push({ indent: raw.length - content.length, content });
+  }
+  if (lines.length === 0 || lines[0]!.indent !== 0) return undefined;
+  let at = 0;
+  const isSeqEntry = (l: BlockLine): boolean => l.content === '-' || l.content.startsWith('- ');
+
+  // A scalar starting on a line whose block is at column `col`; continuation lines are deeper than `col`.
+  const scalar = (first: string, col: number): JsonNode => {
+    const head = first.trimEnd();
+    const continues = at < lines.length && lines[at]!.indent > col;
+    if (head === '{}' || head === '[]') {
+      if (continues) throw notPlainYaml;
+      return head === '{}' ? objectNode(new Map(), {}) : arrayNode([]);
+    }
+    if (head.startsWith('"') || head.startsWith("'")) {
+      if (continues) throw notPlainYaml;
+      const dq = doubleQuotedWithoutEscapes.exec(head);
+      if (dq) return scalarNode(dq[1]!);
+      const sq = singleQuoted.exec(head);
+      if (sq) return scalarNode(sq[1]!.replaceAll("''", "'"));
+      throw notPlainYaml;
+    }
+    if (indicatorStart.test(head) || head.startsWith('- ') || head === '-') throw notPlainYaml;
+    const parts = [head];
+    while (at < lines.length && lines[at]!.indent > col) parts.push(lines[at++]!.content.trimEnd());
+    for (const part of parts) if (part.includes(': ') || part.endsWith(':')) throw notPlainYaml;
+    if (parts.length > 1 && parts.slice(1).some((p) => p === '-' || p.startsWith('- '))) throw notPlainYaml;
+    const v = plainScalarValue(parts.join(' '), false);
+    if (v === notPlainYaml) throw notPlainYaml;
+    return scalarNode(v as string | number | boolean | null);
+  };
+
+  // The value after `key:` on a line at column `col`.
+  const mapValue = (rest: string | undefined, col: number, depth: number): JsonNode => {
+    if (rest !== undefined && rest.trim() !== '') return scalar(rest, col);
+    const next = lines[at];
+    if (next === undefined || next.indent < col || (next.indent === col && !isSeqEntry(next))) return scalarNode(null);
+    // an indentless sequence sits at the key's column
+    return block(next.indent, depth + 1);
+  };
+
+  const map = (col: number, depth: number): JsonNode => {
+    const byKey = new Map<string, JsonNode>();
+    const value: { [key: string]: JsonValue } = {};
+    while (at < lines.length) {
+      const line = lines[at]!;
+      if (line.indent < col) break;
+      if (line.indent > col || isSeqEntry(line)) throw notPlainYaml;
+      const m = simpleKeyLine.exec(line.content);
+      // implicit keys are at most 1024 characters
+      if (!m || m[1]!.length > 1024) throw notPlainYaml;
+      at++;
+      const keyValue = plainScalarValue(m[1]!, true);
+      if (keyValue === notPlainYaml || keyValue === null || typeof keyValue === 'object') throw notPlainYaml;
+      const key = String(keyValue);
+      if (byKey.has(key)) throw notPlainYaml;
+      const child = mapValue(m[2], col, depth);
+      byKey.set(key, child);
+      setMember(value, key, child.value);
+    }
+    return objectNode(byKey, value);
+  };
+
+  const seq = (col: number, depth: number): JsonNode => {
+    const items: JsonNode[] = [];
+    while (at < lines.length) {
+      const line = lines[at]!;
+      if (line.indent < col) break;
+      if (line.indent > col || line.content === '-') throw notPlainYaml;
+      // the end of an indentless sequence, whose map goes on at this column
+      if (!line.content.startsWith('- ')) break;
+      const rest = line.content.slice(2);
+      const inner = rest.trimStart();
+      const innerCol = col + line.content.length - inner.length;
+      if (simpleKeyLine.test(inner)) {
+        // a compact map: its first entry on the dash's line, the others below at the same column
+        lines[at] = { indent: innerCol, content: inner };
+        items.push(map(innerCol, depth + 1));
+      } else {
+        at++;
+        items.push(scalar(inner, col));
+      }
+    }
+    return arrayNode(items);
+  };
+
+  const block = (col: number, depth: number): JsonNode => {
+    if (depth > maxLineWalkDepth) throw notPlainYaml;
+    return isSeqEntry(lines[at]!) ? seq(col, depth) : map(col, depth);
+  };
+
+  try {
+    const node = block(0, 0);
+    return at === lines.length ? node : undefined;
+  } catch (err) {
+    if (err === notPlainYaml) return undefined;
+    throw err;
+  }
+}
+
 /** A collection or scalar the direct walk leaves to toJS (aliases, merge keys, tagged collections, odd keys). */
 const notPlainYaml = Symbol('notPlainYaml');
 
@@ -360,8 +499,8 @@ export type ParsedJsonDocument = { ok: true; node: JsonNode; yamlDuplicateKeys: 
 
 let yaml11TagsWithoutTimestamp: Tags | undefined;
 
-/** `composeAlways` skips the direct CST walk (tests compare both paths). */
-export function parseJsonOrYamlDocument(text: string, opts: { composeAlways?: boolean } = {}): ParsedJsonDocument {
+/** `composeAlways` skips both direct walks, `cstAlways` the line walk (tests compare the paths). */
+export function parseJsonOrYamlDocument(text: string, opts: { composeAlways?: boolean; cstAlways?: boolean } = {}): ParsedJsonDocument {
   // json.Serializer.RecognizesData: JSON is text whose first non-space character is '{'; anything else is YAML.
   if (/^\s*\{/u.test(text)) {
     // Go's scanner refuses excessive nesting before anything is decoded; JsonReader and every walker after it recurse.
@@ -375,13 +514,18 @@ export function parseJsonOrYamlDocument(text: string, opts: { composeAlways?: bo
     }
     return { ok: true, node: new JsonReader(text).read(), yamlDuplicateKeys: [] };
   }
+  // Tabs and characters yaml.v2 refuses take the full path, which words yaml.v2's errors.
+  const plainText = !opts.composeAlways && !text.includes('\t') && !hasGoYamlUnprintable(text);
+  if (plainText && !opts.cstAlways) {
+    const plain = plainNodeFromLines(text);
+    if (plain) return { ok: true, node: plain, yamlDuplicateKeys: [] };
+  }
   // One lex and parse: the CST is checked for go-yaml's nesting limit, then composed (parseAllDocuments would
   // parse the text a second time).
   const lc = new LineCounter();
   const cst = parseYamlCst(text, lc);
   if (!cst.ok) return { ok: false, error: cst.error };
-  // Tabs and characters yaml.v2 refuses take the full path, which words yaml.v2's errors.
-  if (!opts.composeAlways && !text.includes('\t') && !hasGoYamlUnprintable(text)) {
+  if (plainText) {
     const plain = plainNodeFromCst(cst.tokens, lc);
     if (plain) return { ok: true, node: plain, yamlDuplicateKeys: [] };
   }
