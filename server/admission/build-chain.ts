@@ -6,7 +6,7 @@ import type { Logger } from '../log.js';
 import type { AdmissionMetrics } from '../metrics/admission.js';
 import type { AdmissionAttributes } from './attributes.js';
 import type { AdmissionPlugin } from './chain.js';
-import { matchWebhook } from './matching/index.js';
+import { matchWebhook, webhookCandidates } from './matching/index.js';
 import { OrderedAdmissionChain } from './ordered-chain.js';
 import { NamespaceLifecycle } from './plugins/namespace-lifecycle.js';
 import { PriorityAdmission } from './plugins/priority.js';
@@ -82,6 +82,7 @@ export function buildAdmissionChain(deps: AdmissionChainDeps): OrderedAdmissionC
   const namespaceLabels = async (name: string) => (await deps.getNamespace(name))?.metadata?.labels ?? undefined;
   const webhookCommon = {
     matchWebhook,
+    candidates: webhookCandidates,
     namespaceLabels,
     metrics: deps.metrics,
     excludeVirtualResources: deps.excludeVirtualResources,

@@ -10,7 +10,7 @@ import type { GroupVersionResource } from '../../api/types.js';
 import type { AdmissionAttributes } from '../attributes.js';
 import { defaultEquivalentResourceMapper, type EquivalentResourceMapper } from './equivalence.js';
 import { excludedVirtualResources, isExcludedVirtualResource, isExemptAdmissionConfigurationResource } from './excluded.js';
-import { rulesMayMatch } from './rule-reach.js';
+import { ruleCandidates, rulesMayMatch } from './rule-reach.js';
 import { matchesRule, type RuleRequest } from './rules.js';
 import { internalMatchError, matchNamespaceSelector, matchObjectSelector, type WebhookMatchError } from './selectors.js';
 import type { MatchContext, MatchWebhook, WebhookInvocation } from './types.js';
@@ -102,6 +102,14 @@ export function createWebhookMatcher(opts: WebhookMatcherOptions = {}): MatchWeb
 
 /** The matcher of this apiserver: kube's exemptions, exclusions and equivalences (see equivalence.ts). */
 export const matchWebhook: MatchWebhook = createWebhookMatcher();
+
+/**
+ * The webhooks of a snapshot, in order, that matchWebhook may call for the request: the others' rules name neither
+ * its operation nor its resource (or an equivalent), so matchWebhook is sure to answer "no match" without an error.
+ */
+export function webhookCandidates(items: readonly WebhookAccessor[], attrs: AdmissionAttributes): readonly WebhookAccessor[] {
+  return ruleCandidates(items, (accessor) => ({ owner: accessor, rules: accessor.webhook.rules ?? [] }), attrs, defaultEquivalentResourceMapper);
+}
 
 export { matchesRule } from './rules.js';
 export { isExcludedVirtualResource, isExemptAdmissionConfigurationResource, excludedVirtualResources } from './excluded.js';

@@ -2,7 +2,8 @@ import type { RuleWithOperations } from '../../api/admissionregistration.js';
 import type { GroupVersionResource } from '../../api/types.js';
 import type { AdmissionOperation } from '../attributes.js';
 import { newEquivalentResourceMapper } from './equivalence.js';
-import { rulesMayMatch } from './rule-reach.js';
+import { ruleCandidates, rulesMayMatch } from './rule-reach.js';
+import type { EquivalentResourceMapper } from './equivalence.js';
 import { matchesRule } from './rules.js';
 
 const gvr = (group: string, version: string, resource: string): GroupVersionResource => ({ group, version, resource });
@@ -83,5 +84,35 @@ describe('rulesMayMatch: the cheap check before a configuration is matched', () 
     expect(rulesMayMatch(owner, owner.rules, secrets, mapper)).toBe(false);
     owner.rules = [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['secrets'] }];
     expect(rulesMayMatch(owner, owner.rules, secrets, mapper)).toBe(true);
+  });
+});
+
+describe('ruleCandidates: the configurations a request must be matched against', () => {
+  const configs = Object.freeze(Object.entries(rules).map(([name, list]) => Object.freeze({ name, rules: list })));
+  const rulesOf = (c: { rules: readonly RuleWithOperations[] }) => ({ owner: c, rules: c.rules });
+
+  it.each(requests.map((r) => [`${r.operation} ${r.resource.resource}${r.subresource ? `/${r.subresource}` : ''}`, r] as const))(
+    'keeps, in order, every configuration rulesMayMatch keeps, for %s, the first time and from memory',
+    (_label, r) => {
+      const want = configs.filter((c) => rulesMayMatch(c, c.rules, r, mapper)).map((c) => c.name);
+      expect(ruleCandidates(configs, rulesOf, r, mapper).map((c) => c.name)).toEqual(want);
+      expect(ruleCandidates(configs, rulesOf, r, mapper).map((c) => c.name)).toEqual(want);
+    },
+  );
+
+  it('keeps a configuration without rules to look at (rulesOf undefined)', () => {
+    const list = Object.freeze([{ name: 'always' }, { name: 'never' }]);
+    const got = ruleCandidates(list, (c) => (c.name === 'always' ? undefined : { owner: Object.freeze({}), rules: [] }), request('CREATE', gvr('', 'v1', 'pods')), mapper);
+    expect(got.map((c) => c.name)).toEqual(['always']);
+  });
+
+  it('follows equivalences that change between requests (CRD versions come and go)', () => {
+    let equivalents: GroupVersionResource[] = [];
+    const changing: EquivalentResourceMapper = { equivalentResourcesFor: () => equivalents, kindFor: () => undefined };
+    const list = Object.freeze([Object.freeze({ name: 'gadgets', rules: rules['gadgets CREATE (an equivalent of widgets)']! })]);
+    const widgets = request('CREATE', gvr('example.com', 'v1', 'widgets'));
+    expect(ruleCandidates(list, rulesOf, widgets, changing)).toEqual([]);
+    equivalents = [gvr('example.com', 'v1', 'widgets'), gvr('legacy.example.com', 'v1beta1', 'gadgets')];
+    expect(ruleCandidates(list, rulesOf, widgets, changing).map((c) => c.name)).toEqual(['gadgets']);
   });
 });

@@ -65,3 +65,49 @@ export function rulesMayMatch(
   const resources = reach.resources;
   return mapper.equivalentResourcesFor(attrs.resource, attrs.subresource).some((r) => resources.has(r.resource));
 }
+
+/** What a configuration's rules are for the candidate index; undefined when the full match must always decide. */
+export type RulesOf<T> = (item: T) => { owner: object; rules: readonly RuleWithOperations[] } | undefined;
+
+// Per frozen list of configurations (a snapshot): request shape → the configurations whose rules may select it.
+// The request shape is the operation and the resource names rulesMayMatch compares, so an entry is exact for
+// every request of that shape; the equivalents are asked per request, as CRDs add and remove them.
+const candidatesByList = new WeakMap<readonly unknown[], Map<string, readonly unknown[]>>();
+// request shapes are few (operation × served resource); the bound only guards against unbounded growth
+const maxShapesPerList = 1024;
+
+/**
+ * The items of `items`, in order, whose rules may select the request (rulesMayMatch), the others being certain not
+ * to match it. For a frozen list of frozen owners the answer is kept per request shape, so a request with many
+ * configurations in force costs one lookup instead of one check per configuration.
+ */
+export function ruleCandidates<T>(
+  items: readonly T[],
+  rulesOf: RulesOf<T>,
+  attrs: Pick<AdmissionAttributes, 'operation' | 'resource' | 'subresource'>,
+  mapper: EquivalentResourceMapper,
+): readonly T[] {
+  if (items.length === 0) return items;
+  const mayMatch = (item: T): boolean => {
+    const r = rulesOf(item);
+    return r === undefined || rulesMayMatch(r.owner, r.rules, attrs, mapper);
+  };
+  if (!Object.isFrozen(items)) return items.filter(mayMatch);
+  const names = [attrs.resource.resource];
+  for (const r of mapper.equivalentResourcesFor(attrs.resource, attrs.subresource)) if (!names.includes(r.resource)) names.push(r.resource);
+  const shape = `${attrs.operation}\u0000${names.join('\u0000')}`;
+  let byShape = candidatesByList.get(items);
+  const known = byShape?.get(shape);
+  if (known) return known as readonly T[];
+  // only lists whose every owner is frozen can be remembered: their rules cannot change
+  const frozen = items.every((item) => {
+    const r = rulesOf(item);
+    return r === undefined || Object.isFrozen(r.owner);
+  });
+  const candidates = Object.freeze(items.filter(mayMatch));
+  if (!frozen) return candidates;
+  if (!byShape) candidatesByList.set(items, (byShape = new Map()));
+  if (byShape.size >= maxShapesPerList) byShape.clear();
+  byShape.set(shape, candidates);
+  return candidates;
+}

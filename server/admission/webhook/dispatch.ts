@@ -32,6 +32,11 @@ export interface WebhookPluginOptions {
   /** the configurations, in kube's order (static first, then API; by configuration name; webhooks in order) */
   source: ConfigurationSource<WebhookAccessor>;
   matchWebhook: MatchWebhook;
+  /**
+   * The configurations matchWebhook may select for a request (in order), the others being certain not to match it:
+   * a cheap first cut with many configurations in force. Without it every configuration goes to matchWebhook.
+   */
+  candidates?: (items: readonly WebhookAccessor[], attrs: AdmissionAttributes) => readonly WebhookAccessor[];
   /** labels of a namespace; undefined if it does not exist */
   namespaceLabels: (namespace: string) => Promise<Record<string, string> | undefined>;
   client: WebhookClient;

@@ -128,6 +128,7 @@ export class MutatingAdmissionWebhook implements AdmissionPlugin {
 
   async admit(attrs: AdmissionAttributes): Promise<void> {
     await waitForReady(this.opts.source, attrs, this.opts.readyTimeoutMs ?? 10_000);
+    // every one, not only the candidates: the audit annotations count webhooks by their index in this list
     const hooks = this.opts.source.snapshot().items.filter((a) => a.kind === 'mutating');
     const reinvocation = attrs.reinvocation;
     let ctx = reinvocation.values.get(mutatingWebhookPluginName) as WebhookReinvokeContext | undefined;

@@ -40,7 +40,8 @@ export class ValidatingAdmissionWebhook implements AdmissionPlugin {
   async validate(attrs: AdmissionAttributes): Promise<void> {
     const { opts } = this;
     await waitForReady(opts.source, attrs, opts.readyTimeoutMs ?? 10_000);
-    const hooks = opts.source.snapshot().items.filter((a) => a.kind === 'validating');
+    const items = opts.source.snapshot().items;
+    const hooks = (opts.candidates ? opts.candidates(items, attrs) : items).filter((a) => a.kind === 'validating');
     const ns = new NamespaceLabelLookup(attrs, opts.namespaceLabels);
     const versioned = new VersionedAttributesByKind(attrs, opts.converterFor?.(attrs.resource));
 

@@ -6,7 +6,7 @@ import type { MatchResources, NamedRuleWithOperations } from '../../../api/admis
 import type { GroupVersionKind, GroupVersionResource } from '../../../api/types.js';
 import type { AdmissionAttributes } from '../../attributes.js';
 import { defaultEquivalentResourceMapper, type EquivalentResourceMapper } from '../../matching/equivalence.js';
-import { rulesMayMatch } from '../../matching/rule-reach.js';
+import { ruleCandidates } from '../../matching/rule-reach.js';
 import { matchesRule, type RuleRequest } from '../../matching/rules.js';
 import { internalMatchError, matchNamespaceSelector, matchObjectSelector, parseWebhookSelector, type WebhookMatchError } from '../../matching/selectors.js';
 
@@ -92,15 +92,25 @@ export async function matchesMatchResources(mr: MatchResources, attrs: Admission
   return matched;
 }
 
-/**
- * false when definitionMatches is sure to answer "no match" without an error because no resourceRule can select
- * the request (a cheap check, done before it, that needs no selectors); true when definitionMatches must decide.
- * Missing constraints or no resourceRules (which select everything) always need it.
- */
-export function definitionMayMatch(constraints: MatchResources | undefined, attrs: AdmissionAttributes, ctx: Pick<PolicyMatchContext, 'equivalentResources'>): boolean {
+// A policy's resourceRules, when they can rule a request out; missing constraints (an error) or no resourceRules
+// (which select everything) always need definitionMatches.
+const resourceRulesOf = (policy: { spec?: { matchConstraints?: MatchResources } }): { owner: object; rules: readonly NamedRuleWithOperations[] } | undefined => {
+  const constraints = policy.spec?.matchConstraints;
   const rules = constraints?.resourceRules;
-  if (!constraints || !rules || rules.length === 0) return true;
-  return rulesMayMatch(constraints, rules, attrs, ctx.equivalentResources ?? defaultEquivalentResourceMapper);
+  return constraints && rules && rules.length > 0 ? { owner: constraints, rules } : undefined;
+};
+
+/**
+ * The hooks, in order, whose policy definitionMatches may select the request; for the others it is sure to answer
+ * "no match" without an error, since no resourceRule names the request's operation and resource (or an equivalent).
+ * A cheap look, kept per request shape for a frozen hook list, before any selector is evaluated.
+ */
+export function policyCandidates<H extends { policy: { object: { spec?: { matchConstraints?: MatchResources } } } }>(
+  hooks: readonly H[],
+  attrs: AdmissionAttributes,
+  ctx: Pick<PolicyMatchContext, 'equivalentResources'>,
+): readonly H[] {
+  return ruleCandidates(hooks, (hook) => resourceRulesOf(hook.policy.object), attrs, ctx.equivalentResources ?? defaultEquivalentResourceMapper);
 }
 
 /** PolicyMatcher.DefinitionMatches: absent selectors select everything. */

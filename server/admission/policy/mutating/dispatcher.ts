@@ -21,7 +21,7 @@ import type { EquivalentResourceMapper } from '../../matching/equivalence.js';
 import type { ObjectConverter } from '../../webhook/dispatch.js';
 import { semanticallyEqual } from '../../webhook/mutating.js';
 import { evaluateMatchConditions, type MatchConditionObserver } from '../generic/match-conditions.js';
-import { bindingMatches, definitionMatches, definitionMayMatch, type PolicyMatchContext } from '../generic/matching.js';
+import { bindingMatches, definitionMatches, policyCandidates, type PolicyMatchContext } from '../generic/matching.js';
 import { collectParams } from '../generic/params.js';
 import { admissionRequestFor, namespaceNameFor, namespaceObjectFor } from '../generic/request.js';
 import { forbiddenFor, type RequestNamespace } from '../generic/scope.js';
@@ -128,10 +128,9 @@ export async function dispatchMutatingPolicies(hooks: readonly MutatingPolicyHoo
 
   const versions = new VersionedObjectsByKind(attrs, deps.convert);
   const invocations: Invocation[] = [];
-  for (const hook of hooks) {
+  // most policies name other resources: they are skipped before their selectors are looked at
+  for (const hook of policyCandidates(hooks, attrs, matchCtx)) {
     const policy = hook.policy.object;
-    // most policies name other resources: skipped before their selectors are looked at
-    if (!definitionMayMatch(policy.spec?.matchConstraints, attrs, matchCtx)) continue;
     const definition = await definitionMatches(policy.spec?.matchConstraints, attrs, matchCtx);
     if (!definition.matches) {
       if (definition.error) addConfigError(definition.error.message, policy);

@@ -12,7 +12,7 @@ import type { CelAuthorizer } from '../../cel/environment.js';
 import type { EquivalentResourceMapper } from '../../matching/equivalence.js';
 import { addAuditAnnotation, addWarnings, goJsonMarshal, type ObjectConverter } from '../../webhook/dispatch.js';
 import type { MatchConditionObserver } from '../generic/match-conditions.js';
-import { bindingMatches, definitionMatches, definitionMayMatch, type PolicyMatchContext } from '../generic/matching.js';
+import { bindingMatches, definitionMatches, policyCandidates, type PolicyMatchContext } from '../generic/matching.js';
 import { collectParams } from '../generic/params.js';
 import { admissionRequestFor, namespaceNameFor } from '../generic/request.js';
 import { forbiddenFor, type RequestNamespace } from '../generic/scope.js';
@@ -163,11 +163,10 @@ export async function dispatchValidatingPolicies(hooks: readonly ValidatingPolic
 
   const versions = new VersionedObjectsByKind(attrs, deps.convert);
 
-  for (const hook of hooks) {
+  // most policies name other resources: they are skipped before their selectors are looked at
+  for (const hook of policyCandidates(hooks, attrs, matchCtx)) {
     const policy = hook.policy.object;
     const policyName = policy.metadata?.name ?? '';
-    // most policies name other resources: skipped before their selectors are looked at
-    if (!definitionMayMatch(policy.spec?.matchConstraints, attrs, matchCtx)) continue;
     const definition = await definitionMatches(policy.spec?.matchConstraints, attrs, matchCtx);
     if (!definition.matches) {
       if (definition.error) addConfigError(definition.error.message, policy);
