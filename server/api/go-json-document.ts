@@ -84,8 +84,24 @@ function nodeFromYamlValue(v: JsonValue): JsonNode {
 
 let yaml11ScalarTags: ReadonlyArray<CollectionTag | ScalarTag> | undefined;
 
+// Resolved plain scalars, by key position and source: manifests repeat the same keys and many of the same values
+// (apiVersion, kind, metadata, name, v1, CREATE …), and each resolution tries a dozen patterns. Results are
+// primitives, so sharing them is safe; the bound only keeps odd inputs from growing the maps forever.
+const resolvedPlainScalars = [new Map<string, JsonValue | typeof notPlainYaml>(), new Map<string, JsonValue | typeof notPlainYaml>()] as const;
+const maxResolvedPlainScalars = 4096;
+
 /** yaml.v2's plain-scalar resolution (YAML 1.1 core, timestamps as strings), as the yaml package's composer does it. */
 function plainScalarValue(source: string, atKey: boolean): JsonValue | typeof notPlainYaml {
+  const memo = resolvedPlainScalars[atKey ? 1 : 0];
+  const known = memo.get(source);
+  if (known !== undefined) return known;
+  const value = resolvePlainScalar(source, atKey);
+  if (memo.size >= maxResolvedPlainScalars) memo.clear();
+  memo.set(source, value);
+  return value;
+}
+
+function resolvePlainScalar(source: string, atKey: boolean): JsonValue | typeof notPlainYaml {
   yaml11ScalarTags ??= new Schema({ schema: 'yaml-1.1', merge: true, customTags: (tags) => tags.filter((t) => typeof t === 'string' || t.tag !== 'tag:yaml.org,2002:timestamp') }).tags;
   // findScalarTagByTest: the first default tag whose pattern matches (merge keys only at a key, left to toJS)
   const tag = yaml11ScalarTags.find((t) => t.default === true && t.test?.test(source)) as ScalarTag | undefined;
