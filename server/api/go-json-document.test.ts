@@ -110,6 +110,8 @@ const directWalkCases: string[] = [
   'a: b\n\nc: d\n',
   'a: x\u2028y\n',
   'a:\n-\n  b\n',
+  'a: b\u00a0\nc:\u3000d\n\u00a0e: f\n',
+  'a: \u00a0\nb:\n  - \u2003x\n',
 ];
 
 const strip = (n: JsonNode): unknown => ({ value: n.value, raw: n.raw, members: n.type === 'object' ? n.members.map((m) => [m.key, strip(m.node)]) : undefined, items: n.type === 'array' ? n.items.map(strip) : undefined });

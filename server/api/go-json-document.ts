@@ -201,6 +201,18 @@ const indicatorStart = /^[?:,[\]{}#&*!|>'"%@`]/u;
 // deeper documents take the full path, which also checks yaml.v2's nesting limit
 const maxLineWalkDepth = 64;
 
+/** Spaces only: YAML's indentation and a plain scalar's ends are spaces, while JavaScript's trim also takes NBSP and the like. */
+function trimYamlSpaces(text: string, side: 'start' | 'end'): string {
+  if (side === 'start') {
+    let i = 0;
+    while (text.charCodeAt(i) === 0x20) i++;
+    return text.slice(i);
+  }
+  let j = text.length;
+  while (j > 0 && text.charCodeAt(j - 1) === 0x20) j--;
+  return text.slice(0, j);
+}
+
 /**
  * The JsonNode of a document written as `yaml.stringify` and `kubectl get -o yaml` write manifests: block maps
  * with simple keys, block sequences (indented or not, with compact maps in their entries), single-line quoted
@@ -219,7 +231,7 @@ export function plainNodeFromLines(text: string): JsonNode | undefined {
   // a final newline ends the last line
   if (raws.length > 1 && raws[raws.length - 1] === '') raws.pop();
   for (const raw of raws) {
-    const content = raw.trimStart();
+    const content = trimYamlSpaces(raw, 'start');
     // blank lines fold plain scalars into newlines and end nothing: the full path
     if (content === '') return undefined;
     lines.push({ indent: raw.length - content.length, content });
@@ -230,7 +242,7 @@ export function plainNodeFromLines(text: string): JsonNode | undefined {
 
   // A scalar starting on a line whose block is at column `col`; continuation lines are deeper than `col`.
   const scalar = (first: string, col: number): JsonNode => {
-    const head = first.trimEnd();
+    const head = trimYamlSpaces(first, 'end');
     const continues = at < lines.length && lines[at]!.indent > col;
     if (head === '{}' || head === '[]') {
       if (continues) throw notPlainYaml;
@@ -246,7 +258,7 @@ export function plainNodeFromLines(text: string): JsonNode | undefined {
     }
     if (indicatorStart.test(head) || head.startsWith('- ') || head === '-') throw notPlainYaml;
     const parts = [head];
-    while (at < lines.length && lines[at]!.indent > col) parts.push(lines[at++]!.content.trimEnd());
+    while (at < lines.length && lines[at]!.indent > col) parts.push(trimYamlSpaces(lines[at++]!.content, 'end'));
     for (const part of parts) if (part.includes(': ') || part.endsWith(':')) throw notPlainYaml;
     if (parts.length > 1 && parts.slice(1).some((p) => p === '-' || p.startsWith('- '))) throw notPlainYaml;
     const v = plainScalarValue(parts.join(' '), false);
@@ -256,7 +268,7 @@ export function plainNodeFromLines(text: string): JsonNode | undefined {
 
   // The value after `key:` on a line at column `col`.
   const mapValue = (rest: string | undefined, col: number, depth: number): JsonNode => {
-    if (rest !== undefined && rest.trim() !== '') return scalar(rest, col);
+    if (rest !== undefined && trimYamlSpaces(rest, 'end') !== '') return scalar(rest, col);
     const next = lines[at];
     if (next === undefined || next.indent < col || (next.indent === col && !isSeqEntry(next))) return scalarNode(null);
     // an indentless sequence sits at the key's column
@@ -294,7 +306,7 @@ export function plainNodeFromLines(text: string): JsonNode | undefined {
       // the end of an indentless sequence, whose map goes on at this column
       if (!line.content.startsWith('- ')) break;
       const rest = line.content.slice(2);
-      const inner = rest.trimStart();
+      const inner = trimYamlSpaces(rest, 'start');
       const innerCol = col + line.content.length - inner.length;
       if (simpleKeyLine.test(inner)) {
         // a compact map: its first entry on the dash's line, the others below at the same column
