@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { goJsonMarshal, parseJsonOrYamlDocument, plainNodeFromLines, type JsonNode } from './go-json-document.js';
+import { goJsonMarshal, parseJsonOrYamlDocument, plainNodeFromLines, setMember, type JsonNode } from './go-json-document.js';
 
 function parsed(text: string): { node: JsonNode; yamlDuplicateKeys: string[] } {
   const r = parseJsonOrYamlDocument(text);
@@ -225,6 +225,26 @@ describe('the line walk agrees with the CST walk and the composed Document', () 
     for (const doc of [policy, webhook]) {
       expect(plainNodeFromLines(doc)).toBeDefined();
       agree(doc);
+    }
+  });
+});
+
+describe('setMember: document keys are data', () => {
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'plain'])('makes %s an own enumerable data property, leaving the prototype alone', (key) => {
+    const obj: { [key: string]: unknown } = {};
+    setMember(obj, key, 1);
+    setMember(obj, key, 2);
+    expect(Object.getPrototypeOf(obj)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(obj, key)).toEqual({ value: 2, enumerable: true, writable: true, configurable: true });
+    expect(Object.keys(obj)).toEqual([key]);
+  });
+
+  it('keeps a __proto__ key of a YAML and a JSON document as a member', () => {
+    for (const text of ['__proto__:\n  polluted: true\na: 1\n', '{"__proto__": {"polluted": true}, "a": 1}']) {
+      const r = parseJsonOrYamlDocument(text);
+      if (!r.ok) throw new Error(r.error);
+      expect(Object.keys(r.node.value as object)).toEqual(['__proto__', 'a']);
+      expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
     }
   });
 });

@@ -21,7 +21,10 @@ export type JsonNode =
 
 /** Sets a member without the `__proto__` setter getting in the way: document keys are data. */
 export function setMember<V>(obj: { [key: string]: V }, key: string, value: V): void {
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  // Only `__proto__` is an accessor on Object.prototype; for any other key an assignment makes the same own,
+  // enumerable, writable data property, several times faster than defineProperty on cold code (issue #19).
+  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
 }
 
 /** Go's encoding/json Marshal of a plain value: compact, map keys sorted, <, > and & escaped. */
