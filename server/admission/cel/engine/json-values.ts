@@ -27,6 +27,12 @@ export class JsonObjectMap extends CelMap {
   private name1: string | undefined = undefined;
   private value1: CelValue = null;
   private converted: Map<string, CelValue> | undefined = undefined;
+  /**
+   * The last scalar property read and its value: rules read the same field of the same object at every evaluation
+   * (`c.image` of each container), and a scalar's conversion is cheap but its lookup in the JSON object is not.
+   */
+  private lastScalarName: string | undefined = undefined;
+  private lastScalarValue: CelValue = null;
   private keyCount = -1;
 
   constructor(private readonly json: JsonObject) {
@@ -37,6 +43,7 @@ export class JsonObjectMap extends CelMap {
   private property(name: string): CelValue | undefined {
     if (name === this.name0) return this.value0;
     if (name === this.name1) return this.value1;
+    if (name === this.lastScalarName) return this.lastScalarValue;
     if (this.converted !== undefined) {
       const hit = this.converted.get(name);
       if (hit !== undefined) return hit;
@@ -45,9 +52,13 @@ export class JsonObjectMap extends CelMap {
     const raw = this.json[name];
     if (raw === undefined) return undefined;
     const v = fromJSONLazy(raw);
-    // only objects and arrays are kept (their conversion is what must happen once, and their lazy maps keep what
-    // they converted); a scalar converts again at each read, cheaper than keeping it
+    // objects and arrays are kept (their conversion must happen once, and their lazy maps keep what they
+    // converted); of the scalars, only the last one read
     if (typeof raw === 'object' && raw !== null) this.keep(name, v);
+    else {
+      this.lastScalarName = name;
+      this.lastScalarValue = v;
+    }
     return v;
   }
 
