@@ -112,6 +112,40 @@ describe('admission CEL environment', () => {
     expect(compile('object.spec.missing > 1').evaluate(ctx(), { remaining: 1e6 })).toEqual({ ok: false, kind: 'runtime', error: 'no such key: missing' });
   });
 
+  it('gives the same results when an expression is evaluated again, after a cancellation, and from within its own evaluation', () => {
+    // an expression reuses its evaluation state from one evaluation to the next; none of it may leak between them
+    const p = compile('variables.again && object.spec.items.all(x, x >= 0)', { variableNames: ['again'] });
+    const small = { ...deployment, spec: { items: [1, 2, 3] } };
+    const negative = { ...deployment, spec: { items: [-1] } };
+    const big = { ...deployment, spec: { items: Array.from({ length: 400_000 }, (_, i) => i) } };
+    const plain = (object: typeof small): EvalContext => ctx({ object, variable: () => ({ ok: true, value: true }) });
+    const first = { remaining: 1e9 };
+    expect(p.evaluate(plain(small), first)).toEqual({ ok: true, value: true });
+    // the same compiled expression, evaluated while it is evaluating, over another object (where it is false)
+    const nested: EvalResult[] = [];
+    const nesting = ctx({
+      object: small,
+      variable: () => {
+        nested.push(p.evaluate(plain(negative), { remaining: 1e9 }));
+        return { ok: true, value: true };
+      },
+    });
+    const outer = { remaining: 1e9 };
+    expect(p.evaluate(nesting, outer)).toEqual({ ok: true, value: true });
+    expect(nested).toEqual([{ ok: true, value: false }]);
+    expect(outer.remaining).toBe(first.remaining);
+    expect(p.evaluate(plain(big), { remaining: 1e9 })).toEqual({ ok: false, kind: 'cost', error: 'operation cancelled: actual cost limit exceeded' });
+    const again = { remaining: 1e9 };
+    expect(p.evaluate(plain(small), again)).toEqual({ ok: true, value: true });
+    expect(again.remaining).toBe(first.remaining);
+    // and so does the same expression in a new environment, whose program was never evaluated
+    const other = createCelEnvironment().compile('variables.again && object.spec.items.all(x, x >= 0)', opts({ variableNames: ['again'] }));
+    if (!other.ok) throw new Error(other.error);
+    const once = { remaining: 1e9 };
+    expect(other.program.evaluate(ctx({ object: small, variable: () => ({ ok: true, value: true }) }), once)).toEqual({ ok: true, value: true });
+    expect(once.remaining).toBe(first.remaining);
+  });
+
   it('caches compiled programs by expression and options', () => {
     const a = env.compile('object.spec.replicas > 1', opts());
     const b = env.compile('object.spec.replicas > 1', opts());

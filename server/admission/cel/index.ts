@@ -17,7 +17,7 @@ import type {
 import { celLimits } from './environment.js';
 import { CelEngineEnv, type CompiledProgram } from './engine/env.js';
 import type { LibraryRegistration, LibraryVariable, ObjectTypeDecl } from './engine/functions.js';
-import { EvaluationAborted, type Activation } from './engine/interpreter.js';
+import { EvaluationAborted, type Activation, type EvalOutcome } from './engine/interpreter.js';
 import type { AstValidatorName } from './engine/validators.js';
 import { T, formatType, typeEquals, type CelType } from './engine/types.js';
 import { fromJSONLazy } from './engine/json-values.js';
@@ -174,12 +174,28 @@ class CompiledAdmissionExpression implements CompiledExpression {
     readonly expression: string,
     readonly estimatedCost: number,
     private readonly program: CompiledProgram,
-    private readonly opts: CompileOptions,
-    private readonly libraryVariables: readonly LibraryVariable[],
+    readonly opts: CompileOptions,
+    readonly libraryVariables: readonly LibraryVariable[],
   ) {}
 
+  /**
+   * The activation of the last finished evaluation, taken by the next one (undefined while an evaluation holds it,
+   * so a nested evaluation of the same expression gets its own): one per evaluation was a sixth of what it allocated.
+   */
+  private spare: AdmissionActivation | undefined;
+
   evaluate(ctx: EvalContext, budget: CostBudget): EvalResult {
-    const out = this.program.evaluate(this.activation(ctx), admissionEvalOptions);
+    let activation = this.spare;
+    if (activation === undefined) activation = new AdmissionActivation(this);
+    else this.spare = undefined;
+    activation.ctx = ctx;
+    let out: EvalOutcome;
+    try {
+      out = this.program.evaluate(activation, admissionEvalOptions);
+    } finally {
+      activation.release();
+      this.spare = activation;
+    }
     // kube evaluates with the per-call limit and then charges the request's budget with the actual cost
     budget.remaining -= out.cost;
     if (out.cancelled) return { ok: false, kind: out.cancelled.kind, error: out.cancelled.message };
@@ -191,43 +207,57 @@ class CompiledAdmissionExpression implements CompiledExpression {
     return result;
   }
 
-  private activation(ctx: EvalContext): Activation {
-    const opts = this.opts;
-    const libVars = this.libraryVariables;
-    let variablesObject: ObjectValue | undefined;
-    return {
-      resolve: (name: string): CelResult | undefined => {
-        switch (name) {
-          case 'object':
-            return convert(ctx, 'object', ctx.object);
-          case 'oldObject':
-            return convert(ctx, 'oldObject', ctx.oldObject);
-          case 'request':
-            return convert(ctx, 'request', ctx.request);
-          case 'params':
-            return opts.hasParams ? convert(ctx, 'params', ctx.params ?? null) : undefined;
-          case 'namespaceObject':
-            return opts.forWebhookMatchCondition ? undefined : convert(ctx, 'namespaceObject', ctx.namespaceObject ?? null);
-          case 'variables':
-            if (opts.forWebhookMatchCondition) return undefined;
-            variablesObject ??= new ObjectValue(VARIABLES_TYPE, new Map(), (field) => this.variable(ctx, field));
-            return variablesObject;
-        }
-        const lv = libVars.find((v) => v.name === name);
-        if (lv) return lv.value(ctx);
-        if (name === 'authorizer' && opts.hasAuthorizer && ctx.authorizer) return new CelHostValue(AUTHORIZER_TYPE, ctx.authorizer);
-        return undefined;
-      },
-    };
-  }
-
-  private variable(ctx: EvalContext, name: string): CelResult | undefined {
+  variable(ctx: EvalContext, name: string): CelResult | undefined {
     if (!this.opts.variableNames.includes(name)) return undefined;
     if (!ctx.variable) return new CelError(`variable ${name} is not available`);
     const r = ctx.variable(name);
     if (r.ok) return celValueOfResult.get(r) ?? fromJSON(r.value);
     if (r.kind === 'cost' || r.kind === 'budget') throw new EvaluationAborted(r.kind, r.error);
     return new CelError(r.error);
+  }
+}
+
+/** No context: what an activation at rest refers to instead of the last evaluation's (which it must not keep alive). */
+const NO_CONTEXT: EvalContext = { object: null, oldObject: null, request: {} };
+
+/** The variables of one evaluation of an admission expression, read from its context. */
+class AdmissionActivation implements Activation {
+  ctx: EvalContext = NO_CONTEXT;
+  /** `variables`, made when first read in an evaluation */
+  private variablesObject: ObjectValue | undefined = undefined;
+
+  constructor(private readonly expression: CompiledAdmissionExpression) {}
+
+  release(): void {
+    this.ctx = NO_CONTEXT;
+    this.variablesObject = undefined;
+  }
+
+  resolve(name: string): CelResult | undefined {
+    const ctx = this.ctx;
+    const opts = this.expression.opts;
+    switch (name) {
+      case 'object':
+        return convert(ctx, 'object', ctx.object);
+      case 'oldObject':
+        return convert(ctx, 'oldObject', ctx.oldObject);
+      case 'request':
+        return convert(ctx, 'request', ctx.request);
+      case 'params':
+        return opts.hasParams ? convert(ctx, 'params', ctx.params ?? null) : undefined;
+      case 'namespaceObject':
+        return opts.forWebhookMatchCondition ? undefined : convert(ctx, 'namespaceObject', ctx.namespaceObject ?? null);
+      case 'variables': {
+        if (opts.forWebhookMatchCondition) return undefined;
+        const expression = this.expression;
+        this.variablesObject ??= new ObjectValue(VARIABLES_TYPE, new Map(), (field) => expression.variable(ctx, field));
+        return this.variablesObject;
+      }
+    }
+    const lv = this.expression.libraryVariables.find((v) => v.name === name);
+    if (lv) return lv.value(ctx);
+    if (name === 'authorizer' && opts.hasAuthorizer && ctx.authorizer) return new CelHostValue(AUTHORIZER_TYPE, ctx.authorizer);
+    return undefined;
   }
 }
 

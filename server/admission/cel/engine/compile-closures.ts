@@ -8,8 +8,8 @@
 import type { Comprehension, Expr } from './ast.js';
 import type { CheckedExpr } from './checker.js';
 import { typeNameCandidates } from './checker.js';
-import { valueHasType, type OverloadDecl } from './functions.js';
-import type { CelType } from './types.js';
+import { valueHasType, type FunctionRegistry, type OverloadDecl } from './functions.js';
+import { T, type CelType } from './types.js';
 import { NON_STRICT_FUNCTIONS, noSuchOverload } from './stdlib.js';
 import {
   COST,
@@ -18,6 +18,7 @@ import {
   TYPE_VALUE_NAMES,
   callCost,
   callImpl,
+  standardCallCostOf,
   formatQualifier,
   optionalField,
   presence,
@@ -29,12 +30,15 @@ import {
 } from './interpreter.js';
 import { CelError, CelMap, CelOpaque, CelOptional, CelTypeValue, ObjectValue, isValidMapKey, typeNameOf, type CelResult, type CelValue } from './values.js';
 
-/** The state of one evaluation: the running cost, the activation, and one slot per comprehension variable. */
+/**
+ * The state of one evaluation: the running cost, the activation, and one slot per comprehension variable. A
+ * program keeps the frame of its last finished evaluation and reuses it (see ClosureProgram.spare).
+ */
 interface Frame {
   cost: number;
-  readonly limit: number;
-  readonly presenceCost: number;
-  readonly activation: Activation;
+  limit: number;
+  presenceCost: number;
+  activation: Activation;
   readonly slots: CelResult[];
 }
 
@@ -49,6 +53,11 @@ function charge(f: Frame, n: number): void {
 export interface ClosureProgram {
   readonly root: Node;
   readonly slotCount: number;
+  /**
+   * The frame of the last finished evaluation, taken by the next one (undefined while an evaluation holds it, so a
+   * nested evaluation of the same program gets its own): a frame per evaluation was a third of what one allocated.
+   */
+  spare: Frame | undefined;
 }
 
 /** Compiles a checked program; undefined for an unchecked one (the interpreter evaluates those). */
@@ -57,19 +66,27 @@ export function compileClosures(program: Program, container: string | undefined)
   if (!checked) return undefined;
   const c = new ClosureCompiler(program, checked, container);
   const root = c.compile(program.parsed.expr, undefined);
-  return { root, slotCount: c.slotCount };
+  return { root, slotCount: c.slotCount, spare: undefined };
 }
+
+/** what a frame at rest refers to instead of the last evaluation's activation (which it must not keep alive) */
+const NO_ACTIVATION: Activation = { resolve: () => undefined };
 
 /** Evaluates a compiled program exactly as interpreter.evaluate() evaluates its source program. */
 export function evaluateClosures(compiled: ClosureProgram, activation: Activation, opts: EvalOptions): EvalOutcome {
-  const slots: CelResult[] = compiled.slotCount === 0 ? EMPTY_SLOTS : new Array<CelResult>(compiled.slotCount).fill(null);
-  const f: Frame = {
-    cost: 0,
-    limit: opts.costLimit ?? Infinity,
-    presenceCost: opts.presenceTestHasCost === false ? 0 : COST.selectAndIdent,
-    activation,
-    slots,
-  };
+  const limit = opts.costLimit ?? Infinity;
+  const presenceCost = opts.presenceTestHasCost === false ? 0 : COST.selectAndIdent;
+  let f = compiled.spare;
+  if (f !== undefined) {
+    compiled.spare = undefined;
+    f.cost = 0;
+    f.limit = limit;
+    f.presenceCost = presenceCost;
+    f.activation = activation;
+  } else {
+    const slots: CelResult[] = compiled.slotCount === 0 ? EMPTY_SLOTS : new Array<CelResult>(compiled.slotCount).fill(null);
+    f = { cost: 0, limit, presenceCost, activation, slots };
+  }
   try {
     const value = compiled.root(f);
     return { value, cost: f.cost };
@@ -78,6 +95,12 @@ export function evaluateClosures(compiled: ClosureProgram, activation: Activatio
     if (e instanceof EvaluationAborted) return { value: new CelError(e.message), cost: f.cost, cancelled: { kind: e.kind, message: e.message } };
     if (e instanceof RangeError && /call stack/i.test(e.message)) return { value: new CelError('max recursion depth exceeded'), cost: f.cost };
     throw e;
+  } finally {
+    // the frame at rest holds nothing of this evaluation
+    f.activation = NO_ACTIVATION;
+    const slots = f.slots;
+    for (let i = 0; i < slots.length; i++) slots[i] = null;
+    compiled.spare = f;
   }
 }
 
@@ -251,6 +274,27 @@ class ClosureCompiler {
       if (!declared) return new CelError(undeclared);
       return new CelError(`no such overload: ${fnName}(${args.map(typeNameOf).join(', ')})`);
     };
+    // one and two arguments (nearly every call) are passed as they are, without an argument array
+    if (arity === 1 || arity === 2) {
+      const fixed = candidates.map((c) => fixedArityCandidate(c, arity, registry, fnName));
+      const a0 = argNodes[0]!;
+      const a1 = arity === 2 ? argNodes[1]! : undefined;
+      return (f) => {
+        // every argument is evaluated (and charged) even after an error; the first error is the result
+        const v0 = a0(f);
+        const v1 = a1 === undefined ? null : a1(f);
+        if (v0 instanceof CelError) return v0;
+        if (v1 instanceof CelError) return v1;
+        for (let c = 0; c < fixed.length; c++) {
+          const cand = fixed[c]!;
+          if (!valueHasType(v0, cand.p0) || (a1 !== undefined && !valueHasType(v1, cand.p1))) continue;
+          const result = a1 === undefined ? cand.impl(v0) : cand.impl(v0, v1);
+          charge(f, cand.cost(v0, v1, result));
+          return result;
+        }
+        return noMatch(a1 === undefined ? [v0] : [v0, v1]);
+      };
+    }
     const finish = (f: Frame, args: CelValue[]): CelResult => {
       let overload: OverloadDecl | undefined;
       for (let c = 0; c < candidates.length; c++) {
@@ -267,26 +311,6 @@ class ClosureCompiler {
       charge(f, callCost(costHooks, fnName, overload, args, result));
       return result;
     };
-    if (arity === 1) {
-      const a0 = argNodes[0]!;
-      return (f) => {
-        const v0 = a0(f);
-        if (v0 instanceof CelError) return v0;
-        return finish(f, [v0]);
-      };
-    }
-    if (arity === 2) {
-      const a0 = argNodes[0]!;
-      const a1 = argNodes[1]!;
-      return (f) => {
-        // every argument is evaluated (and charged) even after an error; the first error is the result
-        const v0 = a0(f);
-        const v1 = a1(f);
-        if (v0 instanceof CelError) return v0;
-        if (v1 instanceof CelError) return v1;
-        return finish(f, [v0, v1]);
-      };
-    }
     return (f) => {
       const args: CelValue[] = [];
       let firstError: CelError | undefined;
@@ -495,4 +519,39 @@ class ClosureCompiler {
       return result(f);
     };
   }
+}
+
+/** An overload of a one- or two-argument call node: its parameter types, implementation and runtime cost. */
+interface FixedArityCandidate {
+  readonly p0: CelType;
+  /** dyn for a one-argument call (never tested) */
+  readonly p1: CelType;
+  readonly impl: OverloadDecl['impl'];
+  /** the call's runtime cost, as callCost() prices it */
+  readonly cost: (v0: CelValue, v1: CelValue, result: CelResult) => number;
+}
+
+function fixedArityCandidate(c: Candidate, arity: 1 | 2, registry: FunctionRegistry, fnName: string): FixedArityCandidate {
+  const o = c.overload;
+  // callCost() without hooks or an overload cost is cel-go's standard rule for the overload, chosen here once
+  const standard = o.cost === undefined ? standardCallCostOf(o.id) : undefined;
+  const hooks = registry.callCostsFor(fnName);
+  // hooks that price only library values (`==` on IPs, quantities, …) are skipped when the first argument is not one
+  const hooksUnlessOpaque = registry.callCostsFor(fnName, 'other');
+  let cost: FixedArityCandidate['cost'];
+  if (standard !== undefined && hooks.length === 0) cost = standard;
+  else {
+    // hooks and overload costs take the argument list; one list per node, refilled per call (they do not keep it)
+    const args: CelValue[] = arity === 1 ? [null] : [null, null];
+    cost = (v0, v1, result) => {
+      const asked = v0 instanceof CelOpaque ? hooks : hooksUnlessOpaque;
+      if (standard !== undefined && asked.length === 0) return standard(v0, v1);
+      args[0] = v0;
+      if (arity === 2) args[1] = v1;
+      const n = callCost(asked, fnName, o, args, result);
+      args.fill(null);
+      return n;
+    };
+  }
+  return { p0: c.params[0]!, p1: arity === 2 ? c.params[1]! : T.dyn, impl: o.impl, cost };
 }

@@ -125,6 +125,11 @@ export interface LibraryRegistration {
    * hook. Without it the hook is asked about every call.
    */
   callCostFunctions?: readonly string[];
+  /**
+   * `callCost` prices only calls whose first argument is a library value (a CelOpaque, e.g. an IP compared with
+   * `==`) and returns undefined for every other: a call whose first argument is another value skips the hook.
+   */
+  callCostOpaqueOnly?: boolean;
   /** static counterpart of `callCost` */
   estimateCallCost?: (fn: string, overloadId: string, input: CallEstimateInput) => CallEstimate | undefined;
   /** receiver macros the library adds to the parser (cel-go's cel.Macros), e.g. the lists extension's `sortBy` */
@@ -186,7 +191,7 @@ export class FunctionRegistry {
   readonly variables: LibraryVariable[] = [];
   readonly callCosts: NonNullable<LibraryRegistration['callCost']>[] = [];
   /** each callCost hook with the functions it is limited to (callCostFunctions), for callCostsFor */
-  private readonly callCostScopes: { hook: CallCostHook; functions: ReadonlySet<string> | undefined }[] = [];
+  private readonly callCostScopes: { hook: CallCostHook; functions: ReadonlySet<string> | undefined; opaqueOnly: boolean }[] = [];
   private readonly callCostsByFunction = new Map<string, readonly CallCostHook[]>();
   readonly callEstimates: NonNullable<LibraryRegistration['estimateCallCost']>[] = [];
   readonly macros = new Set<string>();
@@ -209,7 +214,7 @@ export class FunctionRegistry {
     this.variables.push(...(lib.variables ?? []));
     if (lib.callCost) {
       this.callCosts.push(lib.callCost);
-      this.callCostScopes.push({ hook: lib.callCost, functions: lib.callCostFunctions && new Set(lib.callCostFunctions) });
+      this.callCostScopes.push({ hook: lib.callCost, functions: lib.callCostFunctions && new Set(lib.callCostFunctions), opaqueOnly: !!lib.callCostOpaqueOnly });
       this.callCostsByFunction.clear();
     }
     if (lib.estimateCallCost) this.callEstimates.push(lib.estimateCallCost);
@@ -217,12 +222,18 @@ export class FunctionRegistry {
     this.regexArguments.push(...(lib.regexArguments ?? []));
   }
 
-  /** The callCost hooks that may price a call of `fn`, in registration order (a subsequence of callCosts). */
-  callCostsFor(fn: string): readonly CallCostHook[] {
-    let hooks = this.callCostsByFunction.get(fn);
+  /**
+   * The callCost hooks that may price a call of `fn`, in registration order (a subsequence of callCosts); with
+   * `firstArgument` 'other', only those that may price a call whose first argument is not a library value.
+   */
+  callCostsFor(fn: string, firstArgument: 'opaque' | 'other' = 'opaque'): readonly CallCostHook[] {
+    const key = firstArgument === 'opaque' ? fn : '\u0000' + fn;
+    let hooks = this.callCostsByFunction.get(key);
     if (hooks === undefined) {
-      hooks = this.callCostScopes.filter((s) => s.functions === undefined || s.functions.has(fn)).map((s) => s.hook);
-      this.callCostsByFunction.set(fn, hooks);
+      hooks = this.callCostScopes
+        .filter((s) => (s.functions === undefined || s.functions.has(fn)) && (firstArgument === 'opaque' || !s.opaqueOnly))
+        .map((s) => s.hook);
+      this.callCostsByFunction.set(key, hooks);
     }
     return hooks;
   }

@@ -74,6 +74,26 @@ describe('evaluation', () => {
   });
 });
 
+describe('startsWith', () => {
+  // the implementation searches with lastIndexOf from position 0, which must answer exactly as startsWith
+  it.each<[string, boolean]>([
+    ["'registry.example.com/web:1'.startsWith('registry.example.com/')", true],
+    ["'abc'.startsWith('')", true],
+    ["''.startsWith('')", true],
+    ["''.startsWith('a')", false],
+    ["'abc'.startsWith('abc')", true],
+    ["'abc'.startsWith('abcd')", false],
+    ["'abd'.startsWith('abc')", false],
+    // a later occurrence is not a prefix
+    ["'xab'.startsWith('ab')", false],
+    ["'abab'.startsWith('ab')", true],
+    ["'😀x'.startsWith('😀')", true],
+    ["'😀x'.startsWith('x')", false],
+  ])('%s is %s', (expr, want) => {
+    expect(value(expr)).toBe(want);
+  });
+});
+
 describe('runtime cost', () => {
   it.each<[string, number]>([
     ['1', 0],

@@ -105,15 +105,38 @@ export function actualSize(v: CelValue): number {
 
 /** cel-go's CostTracker.costCall for the standard overloads. */
 export function standardCallCost(overloadId: string, args: readonly CelValue[]): number {
-  const tf = COST.stringTraversalFactor;
+  return standardCallCostOf(overloadId)(args[0]!, args[1]!);
+}
+
+/** The runtime cost of one call of a standard overload, from its (at most two priced) arguments. */
+export type StandardCallCost = (a0: CelValue, a1: CelValue) => number;
+
+const tf = COST.stringTraversalFactor;
+const costOne: StandardCallCost = () => 1;
+const costTraverseFirst: StandardCallCost = (a0) => Math.ceil(actualSize(a0) * tf);
+const costSizeOfSecond: StandardCallCost = (_a0, a1) => actualSize(a1);
+const costTraverseSmaller: StandardCallCost = (a0, a1) => Math.ceil(Math.min(actualSize(a0), actualSize(a1)) * tf);
+const costTraverseBoth: StandardCallCost = (a0, a1) => Math.ceil((actualSize(a0) + actualSize(a1)) * tf);
+const costMatches: StandardCallCost = (a0, a1) => {
+  const strCost = Math.ceil((1 + actualSize(a0)) * tf);
+  const regexCost = Math.ceil(actualSize(a1) * COST.regexStringLengthFactor);
+  return strCost * regexCost;
+};
+const costContains: StandardCallCost = (a0, a1) => Math.ceil(actualSize(a0) * tf) * Math.ceil(actualSize(a1) * tf);
+
+/**
+ * cel-go's CostTracker.costCall rule of one standard overload, chosen once (compiled programs choose it per call
+ * node; the interpreter per call). Only the first two arguments are ever priced.
+ */
+export function standardCallCostOf(overloadId: string): StandardCallCost {
   switch (overloadId) {
     case 'starts_with_string':
     case 'ends_with_string':
     case 'string_to_bytes':
     case 'bytes_to_string':
-      return Math.ceil(actualSize(args[0]!) * tf);
+      return costTraverseFirst;
     case 'in_list':
-      return actualSize(args[1]!);
+      return costSizeOfSecond;
     case 'less_string':
     case 'greater_string':
     case 'less_equals_string':
@@ -124,20 +147,17 @@ export function standardCallCost(overloadId: string, args: readonly CelValue[]):
     case 'greater_equals_bytes':
     case 'equals':
     case 'not_equals':
-      return Math.ceil(Math.min(actualSize(args[0]!), actualSize(args[1]!)) * tf);
+      return costTraverseSmaller;
     case 'add_string':
     case 'add_bytes':
-      return Math.ceil((actualSize(args[0]!) + actualSize(args[1]!)) * tf);
+      return costTraverseBoth;
     case 'matches':
-    case 'matches_string': {
-      const strCost = Math.ceil((1 + actualSize(args[0]!)) * tf);
-      const regexCost = Math.ceil(actualSize(args[1]!) * COST.regexStringLengthFactor);
-      return strCost * regexCost;
-    }
+    case 'matches_string':
+      return costMatches;
     case 'contains_string':
-      return Math.ceil(actualSize(args[0]!) * tf) * Math.ceil(actualSize(args[1]!) * tf);
+      return costContains;
     default:
-      return 1;
+      return costOne;
   }
 }
 

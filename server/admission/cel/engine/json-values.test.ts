@@ -67,6 +67,8 @@ describe('fromJSONLazy', () => {
     expect([...lazy.entries()].map(([k, v]) => [k, v])).toEqual([...Array.from({ length: 20 }, (_, i) => [`p${i}`, first[i]]), ['n', 7n], ['s', 'x']]);
     expect(celEquals(lazy, fromJSON({ ...wide, n: 7, s: 'x' }))).toBe(true);
     expect([lazy.get('n'), lazy.get('n'), lazy.get('s')]).toEqual([7n, 7n, 'x']);
+    // the last scalar read is kept: reads that alternate between scalars and objects still answer each property
+    expect([lazy.get('n'), lazy.get('s'), lazy.get('n'), lazy.get('p3'), lazy.get('s'), lazy.get('absent'), lazy.get('s')]).toEqual([7n, 'x', 7n, first[3], 'x', undefined, 'x']);
   });
 
   it('a JSON object with an own __proto__ property keeps it as a key', () => {

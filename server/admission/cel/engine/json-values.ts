@@ -7,9 +7,6 @@ import { CelMap, fromJSON, type CelValue } from './values.js';
 
 type JsonObject = Readonly<Record<string, unknown>>;
 
-/** converted properties kept in arrays before a Map (see JsonObjectMap.converted) */
-const SMALL_CACHE = 8;
-
 /** fromJSON(v), converting objects lazily (arrays are converted element by element, each object lazily). */
 export function fromJSONLazy(v: unknown): CelValue {
   if (v === null || typeof v !== 'object') return fromJSON(v);
@@ -20,14 +17,22 @@ export function fromJSONLazy(v: unknown): CelValue {
 /** A JSON object seen as a CEL map with string keys; a property is converted on first read and kept. */
 export class JsonObjectMap extends CelMap {
   /**
-   * The converted object and array properties, made on the first read: most objects of a request are read by a
-   * field or two, or not at all. A few live in two small arrays (a Map per object read showed as garbage-collection
-   * time with a new object per evaluation); past SMALL_CACHE they move to a Map, so reading every property of a
-   * large object stays linear.
+   * The converted object and array properties, kept from their first read: most objects of a request are read by a
+   * field or two, or not at all. The first two live in fields of the map itself (arrays or a Map per object read
+   * showed as garbage-collection time with a new object per evaluation); the others in a Map, so reading every
+   * property of a large object stays linear.
    */
-  private convertedNames: string[] | undefined;
-  private convertedValues: CelValue[] | undefined;
-  private converted: Map<string, CelValue> | undefined;
+  private name0: string | undefined = undefined;
+  private value0: CelValue = null;
+  private name1: string | undefined = undefined;
+  private value1: CelValue = null;
+  private converted: Map<string, CelValue> | undefined = undefined;
+  /**
+   * The last scalar property read and its value: rules read the same field of the same object at every evaluation
+   * (`c.image` of each container), and a scalar's conversion is cheap but its lookup in the JSON object is not.
+   */
+  private lastScalarName: string | undefined = undefined;
+  private lastScalarValue: CelValue = null;
   private keyCount = -1;
 
   constructor(private readonly json: JsonObject) {
@@ -36,44 +41,35 @@ export class JsonObjectMap extends CelMap {
 
   /** the converted value of a property that is present (an own property whose value is not undefined) */
   private property(name: string): CelValue | undefined {
-    const hit = this.cached(name);
-    if (hit !== undefined) return hit;
+    if (name === this.name0) return this.value0;
+    if (name === this.name1) return this.value1;
+    if (name === this.lastScalarName) return this.lastScalarValue;
+    if (this.converted !== undefined) {
+      const hit = this.converted.get(name);
+      if (hit !== undefined) return hit;
+    }
     if (!Object.hasOwn(this.json, name)) return undefined;
     const raw = this.json[name];
     if (raw === undefined) return undefined;
     const v = fromJSONLazy(raw);
-    // only objects and arrays are kept (their conversion is what must happen once, and their lazy maps keep what
-    // they converted); a scalar converts again at each read, cheaper than keeping it
+    // objects and arrays are kept (their conversion must happen once, and their lazy maps keep what they
+    // converted); of the scalars, only the last one read
     if (typeof raw === 'object' && raw !== null) this.keep(name, v);
+    else {
+      this.lastScalarName = name;
+      this.lastScalarValue = v;
+    }
     return v;
   }
 
-  private cached(name: string): CelValue | undefined {
-    if (this.converted !== undefined) return this.converted.get(name);
-    const names = this.convertedNames;
-    if (names === undefined) return undefined;
-    for (let i = 0; i < names.length; i++) if (names[i] === name) return this.convertedValues![i];
-    return undefined;
-  }
-
   private keep(name: string, v: CelValue): void {
-    if (this.converted !== undefined) {
-      this.converted.set(name, v);
-      return;
-    }
-    if (this.convertedNames === undefined) {
-      this.convertedNames = [name];
-      this.convertedValues = [v];
-      return;
-    }
-    if (this.convertedNames.length < SMALL_CACHE) {
-      this.convertedNames.push(name);
-      this.convertedValues!.push(v);
-      return;
-    }
-    this.converted = new Map(this.convertedNames.map((n, i) => [n, this.convertedValues![i]!]));
-    this.converted.set(name, v);
-    this.convertedNames = this.convertedValues = undefined;
+    if (this.name0 === undefined) {
+      this.name0 = name;
+      this.value0 = v;
+    } else if (this.name1 === undefined) {
+      this.name1 = name;
+      this.value1 = v;
+    } else (this.converted ??= new Map()).set(name, v);
   }
 
   override get(k: CelValue): CelValue | undefined {

@@ -270,6 +270,7 @@ export const authzLibrary: LibraryRegistration = {
   ],
   callCost: (fn, _id, args) => (fn === '_==_' && args.length === 2 && isAuthzValue(args[0]!) ? 1 : undefined),
   callCostFunctions: ['_==_'],
+  callCostOpaqueOnly: true,
 };
 
 /** fieldSelector / labelSelector (AuthorizeWithSelectors, on by default since 1.32 and GA in 1.34). */

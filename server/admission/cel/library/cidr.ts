@@ -174,4 +174,5 @@ export const cidrLibrary: LibraryRegistration = {
   functions: overloads,
   callCost: equalityCost((v) => v instanceof CIDRValue),
   callCostFunctions: EQUALITY_COST_FUNCTIONS,
+  callCostOpaqueOnly: true,
 };

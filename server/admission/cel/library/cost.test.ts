@@ -1,4 +1,5 @@
 import { T } from '../engine/types.js';
+import { CelMap, CelUint, type CelValue } from '../engine/values.js';
 import type { CallEstimateInput, OverloadDecl, SizeEstimate } from '../engine/functions.js';
 import { evaluateExpression } from './library-test-env.js';
 import { AUTHORIZER_TYPE, authorizerValue } from './authz.js';
@@ -231,5 +232,24 @@ describe('static estimates follow cost.go', () => {
     expect(estimate('quantity("50k").add(20).sub(quantity("100k")).asInteger() > 0')).toEqual({ min: 6, max: 6 });
     expect(estimate("authorizer.path('/healthz').check('get').allowed()")).toEqual({ min: 350003, max: 350003 });
     expect(estimate('sets.contains([1, 2, 3, 4], [2, 3])')).toEqual({ min: 29, max: 29 });
+  });
+});
+
+// A hook declared callCostOpaqueOnly is skipped by compiled programs when a call's first argument is not a library
+// value; that is only right if the hook itself never prices such a call.
+describe('callCost hooks that price library values only', () => {
+  const nonOpaque: CelValue[] = ['a', '', 1n, new CelUint(1n), 1.5, true, null, new Uint8Array([1]), ['a'], new CelMap([['a', 1n]])];
+  const opaqueOnly = kubernetesLibraries.filter((l) => l.callCostOpaqueOnly);
+
+  it('are declared by the libraries that price == and != on their own types', () => {
+    expect(opaqueOnly.map((l) => l.name).length).toBeGreaterThanOrEqual(7);
+  });
+
+  it.each(opaqueOnly.map((l) => [l.name, l] as const))('%s prices no call whose first argument is not a library value', (_name, lib) => {
+    for (const fn of lib.callCostFunctions ?? ['_==_', '_!=_']) {
+      for (const a of nonOpaque) {
+        for (const b of nonOpaque) expect(lib.callCost!(fn, 'equals', [a, b], true)).toBeUndefined();
+      }
+    }
   });
 });

@@ -179,4 +179,5 @@ export const formatLibrary: LibraryRegistration = {
   functions: overloads,
   callCost: equalityCost((v) => v instanceof FormatValue),
   callCostFunctions: EQUALITY_COST_FUNCTIONS,
+  callCostOpaqueOnly: true,
 };

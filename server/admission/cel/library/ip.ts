@@ -89,4 +89,5 @@ export const ipLibrary: LibraryRegistration = {
   functions: overloads,
   callCost: equalityCost((v) => v instanceof IPValue),
   callCostFunctions: EQUALITY_COST_FUNCTIONS,
+  callCostOpaqueOnly: true,
 };

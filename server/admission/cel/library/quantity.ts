@@ -63,4 +63,5 @@ export const quantityLibrary: LibraryRegistration = {
   functions: overloads,
   callCost: equalityCost((v) => v instanceof Quantity),
   callCostFunctions: EQUALITY_COST_FUNCTIONS,
+  callCostOpaqueOnly: true,
 };

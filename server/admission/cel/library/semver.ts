@@ -200,4 +200,5 @@ export const semverLibrary: LibraryRegistration = {
   functions: overloads,
   callCost: equalityCost((v) => v instanceof SemverValue),
   callCostFunctions: EQUALITY_COST_FUNCTIONS,
+  callCostOpaqueOnly: true,
 };

@@ -78,4 +78,5 @@ export const urlsLibrary: LibraryRegistration = {
   functions: overloads,
   callCost: equalityCost((v) => v instanceof URLValue),
   callCostFunctions: EQUALITY_COST_FUNCTIONS,
+  callCostOpaqueOnly: true,
 };
