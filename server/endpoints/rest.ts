@@ -120,7 +120,9 @@ function startFinisher(res: Response, ri: RequestInfo, ctx: RequestContext): Ret
     if (res.headersSent) return;
     addWarnings(res, ctx.warnings);
     writeError(res, finishRequestTimeoutError());
-  }, Math.max(0, ctx.deadline - now));
+    // whole milliseconds: node keeps one timer list per distinct duration, and a fractional one made a new list
+    // (and a priority-queue insert and removal) for every request
+  }, Math.ceil(Math.max(0, ctx.deadline - now)));
   timer.unref();
   return timer;
 }
