@@ -10,7 +10,8 @@ export interface AdmissionObserver {
   step(type: 'admit' | 'validate', operation: AdmissionOperation, rejected: boolean, seconds: number): void;
 }
 
-const now = (): number => Number(process.hrtime.bigint()) / 1e9;
+// seconds on the monotonic clock, without the BigInt that process.hrtime.bigint() allocates on every reading
+const now = (): number => performance.now() / 1000;
 
 export class OrderedAdmissionChain implements AdmissionChain {
   constructor(
@@ -61,14 +62,22 @@ export class OrderedAdmissionChain implements AdmissionChain {
     }
   }
 
-  private async timedPlugin(name: string, type: 'admit' | 'validate', attrs: AdmissionAttributes, run: () => Promise<void>): Promise<void> {
+  /** One plugin's call, timed; a plain promise chain rather than an async wrapper: one promise less per plugin. */
+  private timedPlugin(name: string, type: 'admit' | 'validate', attrs: AdmissionAttributes, run: () => Promise<void>): Promise<void> {
     const start = now();
+    let ran: Promise<void>;
     try {
-      await run();
-      this.observer?.plugin(name, type, attrs.operation, false, now() - start);
+      ran = run();
     } catch (err) {
-      this.observer?.plugin(name, type, attrs.operation, true, now() - start);
-      throw err;
+      // a plugin that throws instead of rejecting is observed as rejected all the same
+      ran = Promise.reject(err);
     }
+    return ran.then(
+      () => this.observer?.plugin(name, type, attrs.operation, false, now() - start),
+      (err: unknown) => {
+        this.observer?.plugin(name, type, attrs.operation, true, now() - start);
+        throw err;
+      },
+    );
   }
 }

@@ -28,6 +28,7 @@ import { serveNamedCreate } from './subresources/named-create.js';
 import { extraSubresource } from './subresources/table.js';
 import type { FieldError } from '../api/field.js';
 import { deleteOrphanDependents, firstValue, listOptionsOf, patchForce, requestQuery, sliceToInt64, tableIncludeObject as includeObjectOption, type IncludeObject, type UrlValues } from './query-options.js';
+import { currentRfc3339Seconds } from '../api/current-second.js';
 
 /** The query as Go's req.URL.Query(): option fields read their key's first value (query-options.ts). */
 type Query = UrlValues;
@@ -120,7 +121,9 @@ function startFinisher(res: Response, ri: RequestInfo, ctx: RequestContext): Ret
     if (res.headersSent) return;
     addWarnings(res, ctx.warnings);
     writeError(res, finishRequestTimeoutError());
-  }, Math.max(0, ctx.deadline - now));
+    // whole milliseconds: node keeps one timer list per distinct duration, and a fractional one made a new list
+    // (and a priority-queue insert and removal) for every request
+  }, Math.ceil(Math.max(0, ctx.deadline - now)));
   timer.unref();
   return timer;
 }
@@ -380,7 +383,7 @@ async function serveApply(
     config,
     manager,
     force,
-    now: () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    now: currentRfc3339Seconds,
     updateOptions: optionsObject('UpdateOptions', q, ctx.dryRun),
     createOptions: optionsObject('CreateOptions', q, ctx.dryRun),
   });

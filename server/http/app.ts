@@ -11,6 +11,7 @@ import { restHandler } from '../endpoints/rest.js';
 import { jwksContentType, jwksPath, openIdCacheControl, openIdConfigPath, type OpenIdMetadata } from '../serviceaccount/openid-metadata.js';
 import type { ApiserverMetrics } from '../metrics/registry.js';
 import { bodyNestingLimit, maxRequestBodyBytes, rawBodyReader } from './body.js';
+import { filterChain } from './filter-chain.js';
 import { authenticationFilter, authorizationFilter, metricsFilter, requestDeadlineFilter, requestInfoFilter } from './filters.js';
 import { healthRouter, type HealthChecks } from './health.js';
 import { impersonationFilter } from './impersonation.js';
@@ -51,24 +52,12 @@ export function buildApp(deps: AppDeps): express.Express {
   // kube-apiserver sends no ETag on resource responses; hashing every body costs CPU (discovery sets its own).
   app.set('etag', false);
   app.set('query parser', 'extended');
-  app.use(requestInfoFilter());
-  app.use(metricsFilter(deps.metrics));
-  app.use(requestDeadlineFilter());
-  app.use(authenticationFilter(deps.authn));
-  if (deps.audit) app.use(deps.audit);
-  // kube's DefaultBuildHandlerChain: authentication → audit → impersonation → authorization; the request is
-  // authorized (and admitted) as the impersonated user.
-  app.use(impersonationFilter(deps.authz));
-  app.use(authorizationFilter(deps.authz, { rbacDecidesPublicInfo: deps.rbacDecidesPublicInfo ?? false }));
-  // Bodies are read raw and decoded by the handlers, which know the media type each verb accepts.
-  app.use(rawBodyReader(express.raw({ type: () => true, limit: maxRequestBodyBytes })));
-  app.use(bodyNestingLimit());
   // Resource requests go straight to the REST handler: no health, metrics, discovery or OpenAPI route matches a
   // path that request info parses as a resource (those are at most /apis/<group>/<version>), so routing them
   // through those routers first only costs time.
   const rest = restHandler(deps.api);
   const namespaced = (ri: RequestInfo): boolean | undefined => deps.api.index.lookup(ri.apiGroup, ri.apiVersion, ri.resource)?.namespaced;
-  app.use((req, res, next) => {
+  const serveResource: RequestHandler = (req, res, next) => {
     const ri = res.locals['requestInfo'] as RequestInfo;
     if (!ri.isResourceRequest) {
       next();
@@ -77,7 +66,24 @@ export function buildApp(deps: AppDeps): express.Express {
     const badSegment = pathSegmentError(ri, namespaced);
     if (badSegment) writeError(res, badSegment);
     else void rest(req, res);
-  });
+  };
+  app.use(
+    filterChain([
+      requestInfoFilter(),
+      metricsFilter(deps.metrics),
+      requestDeadlineFilter(),
+      authenticationFilter(deps.authn),
+      ...(deps.audit ? [deps.audit] : []),
+      // kube's DefaultBuildHandlerChain: authentication → audit → impersonation → authorization; the request is
+      // authorized (and admitted) as the impersonated user.
+      impersonationFilter(deps.authz),
+      authorizationFilter(deps.authz, { rbacDecidesPublicInfo: deps.rbacDecidesPublicInfo ?? false }),
+      // Bodies are read raw and decoded by the handlers, which know the media type each verb accepts.
+      rawBodyReader(express.raw({ type: () => true, limit: maxRequestBodyBytes })),
+      bodyNestingLimit(),
+      serveResource,
+    ]),
+  );
   app.use(healthRouter(deps.health));
   app.get('/metrics', async (_req, res) => {
     res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());

@@ -16,11 +16,10 @@ import { addWarnings, writeError } from './responses.js';
 
 export function requestInfoFilter() {
   return (req: Request, res: Response, next: NextFunction): void => {
-    // express 5's req.query is a getter that parses the query string on every read; the filters and handlers
-    // read it several times per request, so it is parsed once here and kept on the request.
-    const query = req.query;
-    Object.defineProperty(req, 'query', { value: query, writable: true, configurable: true, enumerable: true });
-    // kube's request info reads req.URL.Query(): Go's url.Values, not express's nested "extended" parse
+    // kube's request info reads req.URL.Query(): Go's url.Values (requestQuery, parsed once per request), not
+    // express's nested "extended" parse. express 5's req.query getter is left lazy: only a few non-resource routes
+    // read it, and pinning it here cost a qs parse and a defineProperty (which turns the request object into a
+    // slow dictionary for every later property access) on every request.
     res.locals['requestInfo'] = parseRequestInfo(req.method, req.path, requestQuery(req));
     next();
   };

@@ -1,8 +1,9 @@
 // kube-apiserver's admission metrics (k8s.io/apiserver/pkg/admission/metrics): the same names, help texts (with
 // component-base's "[STABLE] "/"[ALPHA] " prefix, as /metrics prints them), label sets and buckets.
 // Label values are passed in alphabetical key order so the exposition reads like client_golang's.
-import { Counter, Histogram, Summary, type Registry } from 'prom-client';
+import { Counter, Histogram, type Registry } from 'prom-client';
 import type { AdmissionOperation } from '../admission/attributes.js';
+import { SumCountSummary } from './sum-count-summary.js';
 
 /** The `type` label of the step and controller metrics. */
 export type AdmissionStepType = 'admit' | 'validate';
@@ -16,9 +17,6 @@ export type WebhookRejectionErrorType = 'calling_webhook_error' | 'apiserver_int
 export const admissionLatencyBuckets: readonly number[] = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5];
 /** Webhook latency buckets: up to 25 s, since webhooks time out at 10 s by default and 30 s at most. */
 export const webhookLatencyBuckets: readonly number[] = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5, 10, 25];
-
-/** The summary's window (latencySummaryMaxAge). */
-const latencySummaryMaxAgeSeconds = 5 * 60 * 60;
 
 export interface AdmissionMetrics {
   /** apiserver_admission_step_admission_duration_seconds (+ _summary): one admit or validate phase. */
@@ -58,14 +56,12 @@ export function newAdmissionMetrics(registry: Registry): AdmissionMetrics {
     buckets: [...admissionLatencyBuckets],
     registers,
   });
-  const stepSummary = new Summary({
+  const stepSummary = new SumCountSummary({
     name: 'apiserver_admission_step_admission_duration_seconds_summary',
     help: '[ALPHA] Admission sub-step latency summary in seconds, broken out for each operation and API resource and step type (validate or admit).',
     labelNames: ['operation', 'rejected', 'type'],
-    // component-base summaries have no objectives unless asked: only _sum and _count are exported
-    percentiles: [],
-    maxAgeSeconds: latencySummaryMaxAgeSeconds,
-    ageBuckets: 5,
+    // component-base summaries have no objectives unless asked: only _sum and _count are exported (kube's window,
+    // latencySummaryMaxAge, only shapes quantiles, so there is none to keep)
     registers,
   });
   const controllerLatency = new Histogram({

@@ -16,6 +16,7 @@ import { deepCopy, finalizersOf, generateName, jsonEqual, metaOf, specPart } fro
 import type { RequestContext } from './request-context.js';
 import type { ResourceInfo } from './resource.js';
 import { validateObjectMetaCreate, validateObjectMetaUpdate } from './validation/object-meta.js';
+import { currentRfc3339Seconds, rfc3339Seconds } from '../api/current-second.js';
 
 export interface StoreDeps {
   storage: Storage;
@@ -104,23 +105,6 @@ export function storageErrorToStatus(err: unknown, gr: GroupResource, name: stri
     default:
       return errors.internal(err);
   }
-}
-
-function rfc3339Seconds(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-/** The formatted current second, reused within that second: every create and update stamps one. */
-let lastSecond = -1;
-let lastSecondText = '';
-function currentRfc3339Seconds(): string {
-  const ms = Date.now();
-  const second = Math.floor(ms / 1000);
-  if (second !== lastSecond) {
-    lastSecond = second;
-    lastSecondText = rfc3339Seconds(new Date(second * 1000));
-  }
-  return lastSecondText;
 }
 
 export interface CreateCallOptions {

@@ -47,8 +47,11 @@ export function decodeObject(key: string, json: string, revision: number): KubeO
     throw new StorageError('InvalidObject', key, `stored value at ${key} is not a JSON object`);
   }
   const obj = parsed as KubeObject;
-  const meta = obj.metadata !== null && typeof obj.metadata === 'object' ? obj.metadata : {};
-  obj.metadata = { ...meta, resourceVersion: String(revision) };
+  const meta: unknown = obj.metadata;
+  // The parse is this caller's own: resourceVersion is set on its metadata in place (a key the stored form lacks goes
+  // last, one it has keeps its place, as a spread into a copy would do) rather than on a copy of it.
+  if (meta !== null && typeof meta === 'object' && !Array.isArray(meta)) (meta as NonNullable<KubeObject['metadata']>).resourceVersion = String(revision);
+  else obj.metadata = { ...(meta !== null && typeof meta === 'object' ? meta : {}), resourceVersion: String(revision) };
   return obj;
 }
 

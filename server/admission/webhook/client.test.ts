@@ -198,6 +198,22 @@ describe('connections', () => {
     }
   });
 
+  it('calls the new URL when the same client config object is changed between calls', async () => {
+    const first = await startTlsWebhook(ca, ['127.0.0.1']);
+    const second = await startTlsWebhook(ca, ['127.0.0.1']);
+    try {
+      const config: WebhookClientConfig = { url: `https://127.0.0.1:${first.port}/v`, caBundle: first.caBundle };
+      expect(await client.call({ webhookName: 'w', clientConfig: config, timeoutSeconds: 5, review: review() })).toMatchObject({ ok: true });
+      config.url = `https://127.0.0.1:${second.port}/v`;
+      expect(await client.call({ webhookName: 'w', clientConfig: config, timeoutSeconds: 5, review: review() })).toMatchObject({ ok: true });
+      expect(first.seen).toHaveLength(1);
+      expect(second.seen).toHaveLength(1);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
   it('does not let a hanging webhook delay calls to another one', async () => {
     const slow = await startWebhookServer({ ca: webhook.ca, handler: () => hang() });
     try {

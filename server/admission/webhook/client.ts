@@ -437,6 +437,10 @@ export function createWebhookClient(opts: WebhookClientOptions = {}): WebhookCli
   const maxSockets = opts.maxInFlightPerEndpoint ?? 64;
   const cacheSize = opts.cacheSize ?? 200;
   const cache = new Map<string, Endpoint>();
+  // A configuration snapshot hands the same clientConfig object to every request until a reload replaces it, so its
+  // cache key (which holds the whole caBundle) is built once per object rather than once per call; the fields it was
+  // built from are compared on each use (the same strings: a pointer comparison), in case the object changed.
+  const cacheKeys = new WeakMap<WebhookClientConfig, { url: unknown; caBundle: unknown; service: string; key: string }>();
   const resolveService = opts.serviceResolver;
   const clientTimeoutSeconds = opts.defaultTimeoutSeconds ?? 30;
   const maxResponseBytes = opts.maxResponseBytes ?? webhookResponseMaxBytesFrom(process.env);
@@ -521,7 +525,14 @@ export function createWebhookClient(opts: WebhookClientOptions = {}): WebhookCli
 
   function endpointFor(cc: WebhookClientConfig): EndpointResult {
     // kube's cache key: the client config without the webhook's name
-    const key = JSON.stringify({ url: cc.url ?? '', caBundle: cc.caBundle ?? '', service: cc.service ?? null });
+    const service = cc.service ? JSON.stringify(cc.service) : '';
+    const known = cacheKeys.get(cc);
+    let key: string;
+    if (known && known.url === cc.url && known.caBundle === cc.caBundle && known.service === service) key = known.key;
+    else {
+      key = JSON.stringify({ url: cc.url ?? '', caBundle: cc.caBundle ?? '', service: cc.service ?? null });
+      cacheKeys.set(cc, { url: cc.url, caBundle: cc.caBundle, service, key });
+    }
     const hit = cache.get(key);
     if (hit) {
       cache.delete(key);

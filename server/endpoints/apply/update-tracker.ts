@@ -6,11 +6,9 @@ import type { ResourceInfo } from '../../registry/resource.js';
 import type { ManagedFieldsTracker } from '../../registry/store.js';
 import { encodeManagedFields, managedFieldsForUpdate, recordUpdate } from './managed-fields.js';
 import { resourceApplySchema } from './ownership-schema.js';
+import { currentRfc3339Seconds } from '../../api/current-second.js';
 
-/** kube's rfc3339 metav1.Time, to the second. */
-const nowSeconds = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-
-export function updateTracker(info: ResourceInfo, manager: string, subresource: string, now: () => string = nowSeconds): ManagedFieldsTracker {
+export function updateTracker(info: ResourceInfo, manager: string, subresource: string, now: () => string = currentRfc3339Seconds): ManagedFieldsTracker {
   return async (old: KubeObject | undefined, next: KubeObject) => {
     const { ownership } = await resourceApplySchema(info);
     // /status owns status; the main resource of a kind with a status subresource never does
