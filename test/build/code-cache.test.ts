@@ -68,7 +68,7 @@ describe('code cache files', () => {
   });
 });
 
-/** One `node <serverDir>/main.js` start with the loader's debug lines on stderr; stopped by the test. */
+/** One `node <serverDir>/<entry>` start with the loader's debug lines on stderr; stopped by the test. */
 class Start {
   readonly child: ChildProcess;
   stderr = '';
@@ -77,8 +77,9 @@ class Start {
     serverDir: string,
     private readonly certDir: string,
     env: NodeJS.ProcessEnv,
+    entry: string,
   ) {
-    this.child = spawn(process.execPath, [path.join(serverDir, 'main.js'), '--secure-port=0', '--bind-address=127.0.0.1', `--cert-dir=${certDir}`, '--storage-backend=memory'], {
+    this.child = spawn(process.execPath, [path.join(serverDir, entry), '--secure-port=0', '--bind-address=127.0.0.1', `--cert-dir=${certDir}`, '--storage-backend=memory'], {
       env: { ...process.env, NODE_DEBUG: 'kah_compile_cache', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -125,8 +126,9 @@ describe('the server started with the code cache', () => {
   let cacheDir: string;
   let serverDir: string;
   const starts: Start[] = [];
-  const start = (env: NodeJS.ProcessEnv = {}): Start => {
-    const s = new Start(serverDir, path.join(work, `certs-${starts.length}`), { KAH_COMPILE_CACHE_DIR: cacheDir, ...env });
+  // main.cjs is what the harness starts; main.js is its ESM face (`node dist/server/main.js`, `kah serve`)
+  const start = (env: NodeJS.ProcessEnv = {}, entry = 'main.cjs'): Start => {
+    const s = new Start(serverDir, path.join(work, `certs-${starts.length}`), { KAH_COMPILE_CACHE_DIR: cacheDir, ...env }, entry);
     starts.push(s);
     return s;
   };
@@ -140,7 +142,7 @@ describe('the server started with the code cache', () => {
     cacheDir = path.join(work, 'cache');
     // a copy of the built loader and bundle, inside dist/ (so that packages resolve), that a test may change
     serverDir = await mkdtemp(path.join(repoRoot, 'dist', '.code-cache-test-'));
-    for (const f of ['main.js', 'server.cjs']) await cp(path.join(builtServer, f), path.join(serverDir, f));
+    for (const f of ['main.js', 'main.cjs', 'server.cjs']) await cp(path.join(builtServer, f), path.join(serverDir, f));
   });
   afterEach(async () => {
     await Promise.all(starts.splice(0).map((s) => s.stop()));
@@ -161,6 +163,11 @@ describe('the server started with the code cache', () => {
     expect(second.cacheLines).toEqual(['accepted']);
     expect(await cacheFiles()).toEqual([file]);
     expect((await readFile(file!)).equals(written)).toBe(true);
+    await second.stop();
+    // the ESM entry runs the same loader
+    const third = start({}, 'main.js');
+    await third.ready();
+    expect(third.cacheLines).toEqual(['accepted']);
   }, 90_000);
 
   it('survives first starts racing to write it: each replaces the file whole, and the next start uses it', async () => {
@@ -199,9 +206,9 @@ describe('the server started with the code cache', () => {
     const newBundle = Buffer.concat([oldBundle, Buffer.from('\n// rebuilt\n')]);
     await writeFile(bundleFile, newBundle);
     const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
-    const loader = await readFile(path.join(serverDir, 'main.js'), 'utf8');
+    const loader = await readFile(path.join(serverDir, 'main.cjs'), 'utf8');
     expect(loader).toContain(sha(oldBundle));
-    await writeFile(path.join(serverDir, 'main.js'), loader.replace(sha(oldBundle), sha(newBundle)));
+    await writeFile(path.join(serverDir, 'main.cjs'), loader.replace(sha(oldBundle), sha(newBundle)));
     const second = start();
     await second.until('written');
     expect(second.cacheLines).toEqual(['made for another bundle', 'written']);
