@@ -1,6 +1,6 @@
 // A V8 code cache for the server bundle, in the spirit of Node 22's module compile cache (module.enableCompileCache,
 // which Node 20 lacks): compiling the 6 MB bundle is most of what importing it costs, and V8 can skip that given the
-// code it produced last time. Unlike Node 22, the cache is taken after the server is ready (script.createCachedData()
+// code it produced last time. Unlike Node 22, the cache is taken once the server listens (script.createCachedData()
 // then holds every function the start compiled lazily, not just the top level), so a start with it compiles almost
 // nothing.
 //
@@ -9,8 +9,7 @@
 // rejected file means a normal compile and a new file; every write is a temp file renamed into place, so
 // concurrently starting servers never read a half-written one.
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { debuglog } from 'node:util';
@@ -113,19 +112,40 @@ export function readCodeCache(file: string, bundle: BundleIdentity): { data: Buf
   return { data };
 }
 
-/** Writes the cache atomically: a temp file beside it, renamed over it. */
-export async function writeCodeCache(file: string, bundle: BundleIdentity, data: Buffer): Promise<void> {
+/**
+ * Writes the cache atomically: a temp file beside it, renamed over it. Synchronous, so that it is done before the
+ * server answers anything. Temp files a killed writer left (older than a minute) go first.
+ */
+export function writeCodeCache(file: string, bundle: BundleIdentity, data: Buffer): void {
   const header = Buffer.alloc(headerBytes);
   header.write(magic, 0, 'latin1');
   header.writeUInt32LE(bundle.length, magic.length);
   header.write(bundle.sha256, hashAt, 32, 'hex');
   header.writeUInt32LE(crc32(data), dataCrcAt);
-  const tmp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  removeStaleTempFiles(file);
+  const tmp = `${file}.${process.pid}.${Date.now().toString(36)}${tempSuffix}`;
   try {
-    await writeFile(tmp, Buffer.concat([header, data]), { mode: 0o600 });
-    await rename(tmp, file);
+    writeFileSync(tmp, Buffer.concat([header, data]), { mode: 0o600 });
+    renameSync(tmp, file);
   } catch (err) {
-    await rm(tmp, { force: true });
+    rmSync(tmp, { force: true });
     throw err;
+  }
+}
+
+const tempSuffix = '.tmp';
+const staleTempMs = 60_000;
+
+function removeStaleTempFiles(file: string): void {
+  const dir = path.dirname(file);
+  const prefix = `${path.basename(file)}.`;
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith(prefix) || !name.endsWith(tempSuffix)) continue;
+    const tmp = path.join(dir, name);
+    try {
+      if (Date.now() - statSync(tmp).mtimeMs > staleTempMs) rmSync(tmp, { force: true });
+    } catch {
+      // another writer renamed or removed it meanwhile
+    }
   }
 }

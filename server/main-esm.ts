@@ -8,7 +8,7 @@ import type * as Loader from './main-loader.js';
 
 const loader = createRequire(import.meta.url)('./main.cjs') as typeof Loader;
 
-export const { StartupError, loadAdmissionConfig, staticManifestDirs, startFromOptions, untilReady, runServer } = loader;
+export const { StartupError, loadAdmissionConfig, staticManifestDirs, startFromOptions, runServer } = loader;
 
 const invokedDirectly = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (invokedDirectly) void runServer(process.argv.slice(2));

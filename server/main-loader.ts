@@ -23,8 +23,8 @@ const serverBundleSha256 = __KAH_SERVER_BUNDLE_SHA256__;
 const loaderFile = fileURLToPath(import.meta.url);
 const bundleFile = path.join(path.dirname(loaderFile), 'server.cjs');
 
-/** Set when this start had no cache it could use: writes one (run once the server is ready). */
-let pendingWrite: (() => Promise<void>) | undefined;
+/** Set when this start had no cache it could use: writes one (run once the server listens). */
+let pendingWrite: (() => void) | undefined;
 
 function loadServerBundle(): ServerModule {
   const require = createRequire(bundleFile);
@@ -55,10 +55,10 @@ function loadServerBundle(): ServerModule {
   });
   if (cachedData) debugCompileCache('%s: %s', (location as { file: string }).file, script.cachedDataRejected ? 'rejected by V8' : 'accepted');
   if (!('disabled' in location) && (!cachedData || script.cachedDataRejected)) {
-    pendingWrite = async () => {
+    pendingWrite = () => {
       const data = script.createCachedData();
       try {
-        await writeCodeCache(location.file, identity, data);
+        writeCodeCache(location.file, identity, data);
         debugCompileCache('%s: written (%d bytes)', location.file, data.length);
       } catch (err) {
         debugCompileCache('%s: not written: %s', location.file, (err as Error).message);
@@ -74,19 +74,19 @@ function loadServerBundle(): ServerModule {
 
 const server = loadServerBundle();
 
-export const { StartupError, loadAdmissionConfig, staticManifestDirs, startFromOptions, untilReady } = server;
+export const { StartupError, loadAdmissionConfig, staticManifestDirs, startFromOptions } = server;
 
 /**
- * server/main.ts's runServer. When this start needs a new code cache, it is written once /readyz would answer 200,
- * so that it holds what the whole start compiled (a server stopped before then writes none).
+ * server/main.ts's runServer. When this start needs a new code cache, it is written as soon as the server listens,
+ * synchronously, before it answers a first request: whoever waits for /readyz (and then perhaps kills the server)
+ * cannot stop a start from leaving its cache. It then holds everything the start compiled up to there; what runs
+ * later (the rest of the bootstrap writes, request handling) is compiled lazily as without a cache.
  */
 export async function runServer(argv: string[]): Promise<Awaited<ReturnType<ServerModule['runServer']>>> {
   const started = await server.runServer(argv);
   const write = pendingWrite;
   pendingWrite = undefined;
-  if (started && write) {
-    void server.untilReady(started, 60_000).then((ready) => (ready ? write() : debugCompileCache('not ready within 60 s: no cache written')));
-  }
+  if (started && write) write();
   return started;
 }
 

@@ -298,20 +298,6 @@ export async function runServer(argv: string[]): Promise<ApiServer | undefined> 
   return server;
 }
 
-/**
- * Resolves true once every readyz check passes (polled, as a client would), false if that takes longer than
- * deadlineMs. Its timers do not keep the process alive.
- */
-export async function untilReady(server: ApiServer, deadlineMs: number, pollMs = 20): Promise<boolean> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    const results = await server.health.run('readyz');
-    if (results.every((r) => r.error === undefined)) return true;
-    if (Date.now() >= deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, pollMs).unref());
-  }
-}
-
 const invokedDirectly = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (invokedDirectly) void runServer(process.argv.slice(2));
 

@@ -3,7 +3,7 @@
 // the cache did is read from the loader's NODE_DEBUG=kah_compile_cache lines, not from timings.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import https from 'node:https';
 import path from 'node:path';
@@ -26,7 +26,7 @@ describe('code cache files', () => {
 
   it('reads back what was written for the same bundle', async () => {
     const file = path.join(dir, 'x.v8cache');
-    await writeCodeCache(file, bundle, Buffer.from('v8 data'));
+    writeCodeCache(file, bundle, Buffer.from('v8 data'));
     expect(readCodeCache(file, bundle)).toEqual({ data: Buffer.from('v8 data') });
     expect(await readdir(dir)).toEqual(['x.v8cache']);
   });
@@ -34,7 +34,7 @@ describe('code cache files', () => {
   it('misses when there is no file, or it was made for another bundle, or it is damaged', async () => {
     const file = path.join(dir, 'x.v8cache');
     expect(readCodeCache(file, bundle)).toEqual({ miss: 'no cache yet' });
-    await writeCodeCache(file, bundle, Buffer.from('v8 data'));
+    writeCodeCache(file, bundle, Buffer.from('v8 data'));
     expect(readCodeCache(file, { ...bundle, sha256: 'cd'.repeat(32) })).toEqual({ miss: 'made for another bundle' });
     expect(readCodeCache(file, { ...bundle, length: 1235 })).toEqual({ miss: 'made for another bundle' });
     const bytes = await readFile(file);
@@ -150,8 +150,11 @@ describe('the server started with the code cache', () => {
     await rm(serverDir, { recursive: true, force: true });
   });
 
-  it('writes the cache once the first start is ready, and the next start uses it', async () => {
+  it('writes the cache before the first start answers a request, and the next start uses it', async () => {
     const first = start();
+    await first.ready();
+    // no wait for it: the file was in place before the server answered /readyz
+    expect(await cacheFiles()).toHaveLength(1);
     await first.until('written');
     expect(first.cacheLines).toEqual(['no cache yet', 'written']);
     await first.stop();
@@ -171,9 +174,23 @@ describe('the server started with the code cache', () => {
   }, 90_000);
 
   it('survives first starts racing to write it: each replaces the file whole, and the next start uses it', async () => {
+    // a temp file a killed writer left a while ago goes; a fresh one may be another writer's and stays
+    await mkdir(cacheDir, { recursive: true });
     const racing = [start(), start(), start()];
     await Promise.all(racing.map((s) => s.until('written')));
     await Promise.all(racing.map((s) => s.stop()));
+    const [cacheFile] = await cacheFiles();
+    const stale = `${cacheFile}.1.old.tmp`;
+    const fresh = `${cacheFile}.2.new.tmp`;
+    await writeFile(stale, 'partial');
+    await writeFile(fresh, 'partial');
+    const longAgo = new Date(Date.now() - 10 * 60_000);
+    await utimes(stale, longAgo, longAgo);
+    await rm(cacheFile!);
+    const rewriter = start();
+    await rewriter.until('written');
+    expect((await cacheFiles()).sort()).toEqual([cacheFile, fresh].sort());
+    await rm(fresh);
     const files = await cacheFiles();
     expect(files.map((f) => path.basename(f))).toEqual([expect.stringMatching(/^server\.cjs-[0-9a-f]{16}\.v8cache$/)]);
     const next = start();
