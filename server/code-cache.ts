@@ -75,8 +75,6 @@ export function locateCodeCache(bundleFile: string, env: NodeJS.ProcessEnv): Cod
   if ('disabled' in where) return where;
   const dir = path.join(where.dir, runtimeKey());
   try {
-    // only the root is checked: the subdirectories are made by us, inside it, with the same mode
-    mkdirSync(where.dir, { recursive: true, mode: 0o700 });
     const problem = ensureOwnDir(where.dir) ?? ensureOwnDir(dir);
     if (problem) return { disabled: problem };
   } catch (err) {

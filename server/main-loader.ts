@@ -1,6 +1,6 @@
 // What `npm run build` makes dist/server/main.cjs of: it runs the server bundle (dist/server/server.cjs, CommonJS so
 // that vm.Script can run it) with V8's code cache for it (server/code-cache.ts), and exports the entry's API. The
-// cache is written once the server is ready, when it was missing or unusable; any problem with it only costs the
+// cache is written once the server listens, when it was missing or unusable; any problem with it only costs the
 // compile it would have saved. The harness starts servers with `node dist/server/main.cjs` (a CommonJS entry starts
 // ≈ 7 ms of CPU sooner than an ESM one); dist/server/main.js (server/main-esm.ts) is the same for
 // `node dist/server/main.js`, `kah serve` and importers.
