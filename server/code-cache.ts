@@ -60,7 +60,7 @@ export function runtimeKey(): string {
  * and writable by nobody else (another user could otherwise plant data); when it is not, the cache stays off.
  */
 function ensureOwnDir(dir: string): string | undefined {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDir(dir);
   const uid = process.getuid?.();
   if (uid === undefined) return undefined;
   const s = lstatSync(dir);
@@ -68,6 +68,23 @@ function ensureOwnDir(dir: string): string | undefined {
   if (s.uid !== uid) return `${dir} belongs to another user`;
   if (s.mode & 0o022) return `${dir} is writable by other users`;
   return undefined;
+}
+
+/**
+ * mkdir -p, one level at a time: node 20's mkdirSync({ recursive: true }) spins forever on some paths (under /proc,
+ * for one) instead of failing.
+ */
+function makeDir(dir: string): void {
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return;
+    const parent = path.dirname(dir);
+    if (code !== 'ENOENT' || parent === dir) throw err;
+    makeDir(parent);
+    mkdirSync(dir, { mode: 0o700 });
+  }
 }
 
 export function locateCodeCache(bundleFile: string, env: NodeJS.ProcessEnv): CodeCacheLocation | { disabled: string } {

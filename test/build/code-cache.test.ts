@@ -56,6 +56,12 @@ describe('code cache files', () => {
     expect(compileCacheDir({ KAH_COMPILE_CACHE_DIR: dir })).toEqual({ dir });
   });
 
+  it('creates missing directories, and is off (not failing the start) where it cannot', async () => {
+    expect(locateCodeCache('/x/server.cjs', { KAH_COMPILE_CACHE_DIR: path.join(dir, 'a', 'b') })).toEqual({ file: expect.stringContaining(path.join(dir, 'a', 'b') + path.sep) });
+    await writeFile(path.join(dir, 'file'), '');
+    expect(locateCodeCache('/x/server.cjs', { KAH_COMPILE_CACHE_DIR: path.join(dir, 'file', 'sub') })).toEqual({ disabled: expect.stringContaining(`cannot use ${path.join(dir, 'file', 'sub')}`) });
+  });
+
   it('is not used from a directory other users can write to (they could plant code)', async () => {
     if (process.getuid === undefined) return;
     const shared = path.join(dir, 'shared');
