@@ -1,4 +1,4 @@
-// The apiserver as a real child process (`node dist/server/main.js …`), so that kill -9, restart and startup
+// The apiserver as a real child process (`node dist/server/main.cjs …`), so that kill -9, restart and startup
 // failures in tests are the real thing. Flags are those of `kah serve` (kube-apiserver's names).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -48,7 +48,7 @@ export interface ApiServerOptions {
   waitForReady?: boolean;
   /** The port to listen on (default: a free one). Kept across `restart()`. */
   port?: number;
-  /** The server entry point (default `<package>/dist/server/main.js`, or `KAH_SERVER_ENTRY`). */
+  /** The server entry point (default `<package>/dist/server/main.cjs`, or `KAH_SERVER_ENTRY`). */
   serverEntry?: string;
   /** Every output line as it arrives, e.g. to prefix and print it (`kah up`). */
   onOutput?: (stream: 'stdout' | 'stderr', line: string) => void;
@@ -167,8 +167,12 @@ export function packageRoot(from: string = path.dirname(fileURLToPath(import.met
   }
 }
 
+/**
+ * dist/server/main.cjs: the same server as `node dist/server/main.js`, but a CommonJS entry, which node starts with
+ * ≈ 7 ms less CPU than an ESM one (no ESM loader until something imports ESM).
+ */
 export function defaultServerEntry(): string {
-  return process.env.KAH_SERVER_ENTRY ?? path.join(packageRoot(), 'dist', 'server', 'main.js');
+  return process.env.KAH_SERVER_ENTRY ?? path.join(packageRoot(), 'dist', 'server', 'main.cjs');
 }
 
 /** `--name=value` or `--name value` → name (without dashes); undefined for non-flags. */

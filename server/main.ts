@@ -246,18 +246,21 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
   return server;
 }
 
-/** The CLI entry: parses flags, starts, and handles SIGTERM/SIGINT with a graceful shutdown. */
-export async function runServer(argv: string[]): Promise<void> {
+/**
+ * The CLI entry: parses flags, starts, and handles SIGTERM/SIGINT with a graceful shutdown. Resolves with the server
+ * once it listens (undefined when it does not serve: bad flags, --help).
+ */
+export async function runServer(argv: string[]): Promise<ApiServer | undefined> {
   const parsed = parseServerOptions(argv);
   if (!parsed.ok) {
     for (const e of parsed.errors) process.stderr.write(`Error: ${e}\n`);
     process.exitCode = 1;
-    return;
+    return undefined;
   }
   if (parsed.options.help) {
     // the envtest launcher (kah envtest-assets) runs this as kube-apiserver
     process.stdout.write(serverOptionsUsage(process.env['KAH_COMMAND_PATH'] || 'kah serve'));
-    return;
+    return undefined;
   }
   for (const w of parsed.warnings) process.stderr.write(`Warning: ${w}\n`);
   let server: ApiServer;
@@ -292,6 +295,7 @@ export async function runServer(argv: string[]): Promise<void> {
     // A bug, not a crash: log it loudly and keep serving.
     process.stderr.write(`Error: unhandled rejection: ${reason instanceof Error ? reason.stack : String(reason)}\n`);
   });
+  return server;
 }
 
 const invokedDirectly = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);

@@ -6,6 +6,7 @@
 // (`oneOf: [string, number]`, which CEL does not expose), `format: byte` map values (Secret.data,
 // ConfigMap.binaryData) and int-or-string.
 import type { JSONSchemaProps } from '../apiextensions.js';
+import { importExternal } from '../../import-external.js';
 import { fieldsMissingFromModels, modelsMissingFromClientNode } from './fields-missing-from-models.js';
 
 /** One property of a generated model: its JSON name, its TypeScript type expression and its OpenAPI format. */
@@ -43,7 +44,7 @@ async function importModel(name: string): Promise<ModelClass | undefined> {
   // model names come from the generated type maps (identifiers), never from requests
   if (!/^[A-Za-z0-9]+$/.test(name)) return undefined;
   try {
-    const mod = (await import(`@kubernetes/client-node/dist/gen/models/${name}.js`)) as Record<string, unknown>;
+    const mod = (await importExternal(`@kubernetes/client-node/dist/gen/models/${name}.js`)) as Record<string, unknown>;
     return mod[name] as ModelClass | undefined;
   } catch {
     return undefined;

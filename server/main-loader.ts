@@ -1,0 +1,94 @@
+// What `npm run build` makes dist/server/main.cjs of: it runs the server bundle (dist/server/server.cjs, CommonJS so
+// that vm.Script can run it) with V8's code cache for it (server/code-cache.ts), and exports the entry's API. The
+// cache is written once the server listens, when it was missing or unusable; any problem with it only costs the
+// compile it would have saved. The harness starts servers with `node dist/server/main.cjs` (a CommonJS entry starts
+// ≈ 7 ms of CPU sooner than an ESM one); dist/server/main.js (server/main-esm.ts) is the same for
+// `node dist/server/main.js`, `kah serve` and importers.
+import { isAscii } from 'node:buffer';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
+import { readFileSync } from 'node:fs';
+import { debugCompileCache, locateCodeCache, readCodeCache, writeCodeCache, type BundleIdentity } from './code-cache.js';
+import type * as ServerMain from './main.js';
+
+type ServerModule = typeof ServerMain;
+
+/** server.cjs's SHA-256, written in by the build (scripts/bundle.mjs) */
+declare const __KAH_SERVER_BUNDLE_SHA256__: string;
+const serverBundleSha256 = __KAH_SERVER_BUNDLE_SHA256__;
+
+// the build defines import.meta.url as this file's URL (it is CommonJS)
+const loaderFile = fileURLToPath(import.meta.url);
+const bundleFile = path.join(path.dirname(loaderFile), 'server.cjs');
+
+/** Set when this start had no cache it could use: writes one (run once the server listens). */
+let pendingWrite: (() => void) | undefined;
+
+function loadServerBundle(): ServerModule {
+  const require = createRequire(bundleFile);
+  // Stack traces through source maps need node's own loader, which registers the bundle's map (vm.Script's code is
+  // not mapped on Node 20); such a run is for debugging, and goes without the cache.
+  if (process.sourceMapsEnabled) {
+    debugCompileCache('source maps enabled: loading %s with require()', bundleFile);
+    return require(bundleFile) as ServerModule;
+  }
+  const bytes = readFileSync(bundleFile);
+  // the build makes it ASCII (scripts/bundle.mjs), which latin1 decodes as a copy; UTF-8 decoding costs ≈ 25 ms
+  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  const location = locateCodeCache(bundleFile, process.env);
+  const identity: BundleIdentity = { length: bytes.length, sha256: serverBundleSha256 };
+  let cachedData: Buffer | undefined;
+  if ('disabled' in location) {
+    debugCompileCache('off: %s', location.disabled);
+  } else {
+    const read = readCodeCache(location.file, identity);
+    if ('data' in read) cachedData = read.data;
+    else debugCompileCache('%s: %s', location.file, read.miss);
+  }
+  // node's CommonJS wrapper, so that the bundle sees what require() would give it, plus the import() it uses for
+  // the packages left outside it (server/import-external.ts: vm's own dynamic-import hook is lost in cached code)
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __kahImport) { ${source}\n})`, {
+    filename: bundleFile,
+    ...(cachedData ? { cachedData } : {}),
+  });
+  if (cachedData) debugCompileCache('%s: %s', (location as { file: string }).file, script.cachedDataRejected ? 'rejected by V8' : 'accepted');
+  if (!('disabled' in location) && (!cachedData || script.cachedDataRejected)) {
+    pendingWrite = () => {
+      const data = script.createCachedData();
+      try {
+        writeCodeCache(location.file, identity, data);
+        debugCompileCache('%s: written (%d bytes)', location.file, data.length);
+      } catch (err) {
+        debugCompileCache('%s: not written: %s', location.file, (err as Error).message);
+      }
+    };
+  }
+  const module = { exports: {} as ServerModule };
+  const wrapper = script.runInThisContext() as (exports: object, require: NodeJS.Require, module: object, filename: string, dirname: string, importExternal: (specifier: string) => Promise<unknown>) => void;
+  // this module's import() resolves bare specifiers from dist/server/, as one in server.cjs would
+  wrapper.call(module.exports, module.exports, require, module, bundleFile, path.dirname(bundleFile), (specifier) => import(specifier));
+  return module.exports;
+}
+
+const server = loadServerBundle();
+
+export const { StartupError, loadAdmissionConfig, staticManifestDirs, startFromOptions } = server;
+
+/**
+ * server/main.ts's runServer. When this start needs a new code cache, it is written as soon as the server listens,
+ * synchronously, before it answers a first request: whoever waits for /readyz (and then perhaps kills the server)
+ * cannot stop a start from leaving its cache. It then holds everything the start compiled up to there; what runs
+ * later (the rest of the bootstrap writes, request handling) is compiled lazily as without a cache.
+ */
+export async function runServer(argv: string[]): Promise<Awaited<ReturnType<ServerModule['runServer']>>> {
+  const started = await server.runServer(argv);
+  const write = pendingWrite;
+  pendingWrite = undefined;
+  if (started && write) write();
+  return started;
+}
+
+const invokedDirectly = process.argv[1] !== undefined && path.resolve(process.argv[1]) === loaderFile;
+if (invokedDirectly) void runServer(process.argv.slice(2));
