@@ -8,7 +8,8 @@ import { isIP, isIPv6 } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adminUser, defaultServingHosts, ensureServingBundle, writeKubeconfig } from '../certs/index.js';
+import { adminUser, defaultServingHosts, writeKubeconfig } from '../certs/index.js';
+import { ensureServingBundleOffThread } from '../certs/bundle-off-thread.js';
 import { ApiServer } from './apiserver.js';
 import { loadAuthenticator } from './authn/index.js';
 import { deferredTokenGetter, ServiceAccountTokenAuthenticator } from './authn/service-account-token.js';
@@ -94,13 +95,18 @@ function givenServingPair(o: ServerOptions): { certFile: string; keyFile: string
 
 /** Everything a start reads or generates before it can serve: admission configuration, certificates, authn/authz. */
 async function prepareServing(o: ServerOptions, log: Logger) {
+  // A fresh --cert-dir's certificates are generated on a worker thread (certs/bundle-off-thread.ts) from the start,
+  // while this thread reads the configuration; the outcome is awaited where it was before, so a start reports the
+  // same first error.
+  const given = givenServingPair(o);
+  const bundleDir = given?.bundleDir ?? o.secureServing.certDir;
+  const ensuring = ensureServingBundleOffThread(bundleDir, { hosts: servingHosts(o.secureServing.bindAddress, o.externalHostname) });
+  // awaited below; a failure before then must not count as an unhandled rejection meanwhile
+  ensuring.catch(() => undefined);
   const admissionConfig = await loadAdmissionConfig(o);
   // parsed while the certificates are generated; loaded (from these parses) before the port opens
   const prefetched = prefetchManifestDirs(Object.values(staticManifestDirs(admissionConfig))).catch(() => undefined);
-  const given = givenServingPair(o);
-  const ensured = await ensureServingBundle(given?.bundleDir ?? o.secureServing.certDir, {
-    hosts: servingHosts(o.secureServing.bindAddress, o.externalHostname),
-  });
+  const ensured = await ensuring;
   if (!ensured.ok) throw new StartupError([ensured.error]);
   const bundle = ensured.bundle;
   if (bundle.generated.length) log.info('generated certificates', { dir: bundle.dir, generated: bundle.generated, reasons: bundle.reasons });
