@@ -3,9 +3,14 @@
 // main thread reads the configuration and builds the server. A directory that already holds a CA is handled
 // in-thread, as before: reusing certificates loads no x509 code, and a worker would only add its own startup.
 import { existsSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { debuglog } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { ensureServingBundle, servingBundlePaths, type ServingBundleOptions, type ServingBundleResult } from './bundle.js';
 import { discardPrewarmedCertWorker, takePrewarmedCertWorker } from './cert-worker-prewarm.js';
+
+/** NODE_DEBUG=kah_cert_worker: how each start got its certificates, and how long it waited for the worker */
+const debugCertWorker = debuglog('kah_cert_worker');
 
 /** what the worker is sent, once */
 export interface ServingBundleWorkerRequest {
@@ -61,23 +66,28 @@ function runWorker(workerFile: string, request: ServingBundleWorkerRequest): Pro
  * reports whatever error that generation hits, exactly as without the worker.
  */
 export async function ensureServingBundleOffThread(dir: string, opts: OffThreadOptions = {}): Promise<ServingBundleResult> {
-  const { workerFile = defaultCertWorkerFile(), onMode, ...bundleOpts } = opts;
+  const { workerFile = defaultCertWorkerFile(), onMode: notify, ...bundleOpts } = opts;
+  const onMode = (mode: 'worker' | 'in-thread' | 'fallback', why?: string) => {
+    debugCertWorker('%s%s', mode, why === undefined ? '' : `: ${why}`);
+    notify?.(mode, why);
+  };
   if (!workerFile || !existsSync(workerFile)) {
     discardPrewarmedCertWorker();
-    onMode?.('in-thread', 'no worker script');
+    onMode('in-thread', 'no worker script');
     return ensureServingBundle(dir, bundleOpts);
   }
   if (existsSync(servingBundlePaths(dir).caCert)) {
     discardPrewarmedCertWorker();
-    onMode?.('in-thread', 'a CA is already there');
+    onMode('in-thread', 'a CA is already there');
     return ensureServingBundle(dir, bundleOpts);
   }
   try {
+    const since = performance.now();
     const result = await runWorker(workerFile, { dir, hosts: bundleOpts.hosts, now: bundleOpts.now });
-    onMode?.('worker');
+    onMode('worker', `waited ${(performance.now() - since).toFixed(1)} ms`);
     return result;
   } catch (err) {
-    onMode?.('fallback', (err as Error).message);
+    onMode('fallback', (err as Error).message);
     return ensureServingBundle(dir, bundleOpts);
   }
 }

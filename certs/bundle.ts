@@ -46,6 +46,24 @@ export interface ServingBundleOptions {
   hosts?: readonly string[];
   /** the clock, for tests */
   now?: Date;
+  /**
+   * Makes the CA and the admin certificate when they must be new; by default generateCA and issueClientCert with this
+   * call's clock. The certificate worker passes ones it made ahead of the request, with the same calls.
+   */
+  generate?: BundleGenerators;
+}
+
+export interface BundleGenerators {
+  ca: () => Promise<CertKeyPair>;
+  admin: (ca: CertKeyPair) => Promise<CertKeyPair>;
+}
+
+/** The CA and admin certificate ensureServingBundle makes when the directory has no usable ones. */
+export function defaultBundleGenerators(now?: Date): BundleGenerators {
+  return {
+    ca: () => generateCA(now ? { now } : {}),
+    admin: (ca) => issueClientCert(ca, { user: adminUser, groups: adminGroups, ...(now ? { now } : {}) }),
+  };
 }
 
 export function servingBundlePaths(dir: string): ServingBundlePaths {
@@ -108,6 +126,7 @@ export async function ensureServingBundle(dir: string, opts: ServingBundleOption
   if (!certDir.ok) return certDir;
   const now = opts.now ?? new Date();
   const hosts = opts.hosts ?? defaultServingHosts;
+  const generate = opts.generate ?? defaultBundleGenerators(now);
   const paths = servingBundlePaths(dir);
   const generated: ServingBundle['generated'] = [];
   const reasons: string[] = [];
@@ -116,7 +135,7 @@ export async function ensureServingBundle(dir: string, opts: ServingBundleOption
   const caWhy = caProblem(ca, now);
   if (caWhy !== undefined || !ca) {
     reasons.push(`${paths.caCert}: ${caWhy ?? 'missing'}`);
-    ca = await generateCA({ now });
+    ca = await generate.ca();
     await writePair(ca, paths.caCert, paths.caKey);
     generated.push('ca');
   }
@@ -148,7 +167,7 @@ export async function ensureServingBundle(dir: string, opts: ServingBundleOption
       return undefined;
     });
     if (why === undefined && current) return { pair: current };
-    const pair = await issueClientCert(caPair, { user: adminUser, groups: adminGroups, now });
+    const pair = await generate.admin(caPair);
     await writePair(pair, paths.adminCert, paths.adminKey);
     return { pair, reason: `${paths.adminCert}: ${newCA ? 'new CA' : why}` };
   };

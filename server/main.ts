@@ -95,18 +95,15 @@ function givenServingPair(o: ServerOptions): { certFile: string; keyFile: string
 
 /** Everything a start reads or generates before it can serve: admission configuration, certificates, authn/authz. */
 async function prepareServing(o: ServerOptions, log: Logger) {
-  // A fresh --cert-dir's certificates are generated on a worker thread (certs/bundle-off-thread.ts) from the start,
-  // while this thread reads the configuration; the outcome is awaited where it was before, so a start reports the
-  // same first error.
-  const given = givenServingPair(o);
-  const bundleDir = given?.bundleDir ?? o.secureServing.certDir;
-  const ensuring = ensureServingBundleOffThread(bundleDir, { hosts: servingHosts(o.secureServing.bindAddress, o.externalHostname) });
-  // awaited below; a failure before then must not count as an unhandled rejection meanwhile
-  ensuring.catch(() => undefined);
   const admissionConfig = await loadAdmissionConfig(o);
   // parsed while the certificates are generated; loaded (from these parses) before the port opens
   const prefetched = prefetchManifestDirs(Object.values(staticManifestDirs(admissionConfig))).catch(() => undefined);
-  const ensured = await ensuring;
+  const given = givenServingPair(o);
+  // A fresh --cert-dir's certificates are generated on a worker thread (certs/bundle-off-thread.ts), which
+  // server/main-loader.ts started before the server bundle loaded.
+  const ensured = await ensureServingBundleOffThread(given?.bundleDir ?? o.secureServing.certDir, {
+    hosts: servingHosts(o.secureServing.bindAddress, o.externalHostname),
+  });
   if (!ensured.ok) throw new StartupError([ensured.error]);
   const bundle = ensured.bundle;
   if (bundle.generated.length) log.info('generated certificates', { dir: bundle.dir, generated: bundle.generated, reasons: bundle.reasons });
