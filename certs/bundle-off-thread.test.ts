@@ -9,7 +9,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureServingBundle, type ServingBundle, type ServingBundleResult } from './bundle.js';
 import { ensureServingBundleOffThread, type OffThreadOptions } from './bundle-off-thread.js';
-import { certDirFromArgs, likelyFreshCertDir, prewarmCertWorker, takePrewarmedCertWorker } from './cert-worker-prewarm.js';
+import { certDirFromArgs, certWorkerHints, likelyFreshCertDir, prewarmCertWorker, takePrewarmedCertWorker } from './cert-worker-prewarm.js';
+import { servingHosts } from './serving-hosts.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const builtWorker = path.join(repoRoot, 'dist', 'server', 'cert-worker.cjs');
@@ -143,15 +144,25 @@ describe('the prewarmed certificate worker', () => {
     expect(likelyFreshCertDir([`--cert-dir=${dir}`])).toBe(false);
   });
 
-  it('is taken by the next fresh generation', async () => {
+  it('guesses the serving hosts from --bind-address and --external-hostname, as the server computes them', () => {
+    expect(certWorkerHints(['--cert-dir=/a'])).toEqual({});
+    expect(certWorkerHints(['--bind-address=127.0.0.2', '--external-hostname', 'kah.test'])).toEqual({ servingHosts: servingHosts('127.0.0.2', 'kah.test') });
+    expect(certWorkerHints(['--bind-address', '0.0.0.0']).servingHosts).not.toContain('0.0.0.0');
+  });
+
+  it.each([
+    ['the hosts it guessed', ['--bind-address=127.0.0.1'], servingHosts('127.0.0.1', undefined)],
+    ['other hosts than it guessed', ['--bind-address=127.0.0.1'], hosts],
+    ['no guess', [], hosts],
+  ])('is taken by the next fresh generation, which gets the certificates in-thread generation makes, for %s', async (_, flags, want) => {
     const certDir = path.join(dir, 'certs');
-    prewarmCertWorker(builtWorker, [`--cert-dir=${certDir}`]);
-    const { result, modes } = await offThread(certDir, { hosts, workerFile: builtWorker });
+    prewarmCertWorker(builtWorker, [`--cert-dir=${certDir}`, ...flags]);
+    const { result, modes } = await offThread(certDir, { hosts: want, workerFile: builtWorker });
     expect(modes).toEqual(['worker']);
     // it was taken: none is left for another start
     expect(takePrewarmedCertWorker(builtWorker)).toBeUndefined();
     const b = bundleOf(result);
-    expect(bundleContent(b)).toEqual(bundleContent(bundleOf(await ensureServingBundle(path.join(dir, 'in-thread'), { hosts }))));
+    expect(bundleContent(b)).toEqual(bundleContent(bundleOf(await ensureServingBundle(path.join(dir, 'in-thread'), { hosts: want }))));
     await expectConsistent(b);
   });
 

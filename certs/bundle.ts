@@ -47,22 +47,26 @@ export interface ServingBundleOptions {
   /** the clock, for tests */
   now?: Date;
   /**
-   * Makes the CA and the admin certificate when they must be new; by default generateCA and issueClientCert with this
-   * call's clock. The certificate worker passes ones it made ahead of the request, with the same calls.
+   * Makes the CA, serving and admin certificates when they must be new; by default generateCA, issueServingCert and
+   * issueClientCert with this call's clock. The certificate worker passes ones it made ahead of the request, with the
+   * same calls.
    */
   generate?: BundleGenerators;
 }
 
 export interface BundleGenerators {
   ca: () => Promise<CertKeyPair>;
+  serving: (ca: CertKeyPair, hosts: readonly string[]) => Promise<CertKeyPair>;
   admin: (ca: CertKeyPair) => Promise<CertKeyPair>;
 }
 
-/** The CA and admin certificate ensureServingBundle makes when the directory has no usable ones. */
+/** The certificates ensureServingBundle makes when the directory has no usable ones. */
 export function defaultBundleGenerators(now?: Date): BundleGenerators {
+  const clock = now ? { now } : {};
   return {
-    ca: () => generateCA(now ? { now } : {}),
-    admin: (ca) => issueClientCert(ca, { user: adminUser, groups: adminGroups, ...(now ? { now } : {}) }),
+    ca: () => generateCA(clock),
+    serving: (ca, hosts) => issueServingCert(ca, { hosts, commonName: 'kube-apiserver', ...clock }),
+    admin: (ca) => issueClientCert(ca, { user: adminUser, groups: adminGroups, ...clock }),
   };
 }
 
@@ -152,7 +156,7 @@ export async function ensureServingBundle(dir: string, opts: ServingBundleOption
       return undefined;
     });
     if (why === undefined && current) return { pair: current };
-    const pair = await issueServingCert(caPair, { hosts, commonName: 'kube-apiserver', now });
+    const pair = await generate.serving(caPair, hosts);
     await writePair(pair, paths.servingCert, paths.servingKey);
     return { pair, reason: `${paths.servingCert}: ${newCA ? 'new CA' : why}` };
   };

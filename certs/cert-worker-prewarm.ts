@@ -6,6 +6,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { CertWorkerHints } from './bundle-worker.js';
+import { servingHosts } from './serving-hosts.js';
 
 const prewarmedKey = Symbol.for('kube-admission-harness.prewarmedCertWorker');
 
@@ -18,16 +20,25 @@ interface PrewarmedWorker {
 
 type WithPrewarmed = typeof globalThis & { [prewarmedKey]?: PrewarmedWorker };
 
-/** The explicit --cert-dir value (`--cert-dir=DIR` or `--cert-dir DIR`, the last one wins, as the parser does). */
-export function certDirFromArgs(args: readonly string[]): string | undefined {
-  let dir: string | undefined;
+/** A flag's explicit value (`--name=VALUE` or `--name VALUE`, the last one wins, as the parser does). */
+export function flagFromArgs(args: readonly string[], name: string): string | undefined {
+  let value: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--') break;
-    if (a.startsWith('--cert-dir=')) dir = a.slice('--cert-dir='.length);
-    else if (a === '--cert-dir' && i + 1 < args.length) dir = args[++i];
+    if (a.startsWith(`--${name}=`)) value = a.slice(name.length + 3);
+    else if (a === `--${name}` && i + 1 < args.length) value = args[++i];
   }
-  return dir;
+  return value;
+}
+
+export const certDirFromArgs = (args: readonly string[]): string | undefined => flagFromArgs(args, 'cert-dir');
+
+/** The serving certificate's hosts as the server will compute them, if its options are what `args` suggest. */
+export function certWorkerHints(args: readonly string[]): CertWorkerHints {
+  const bindAddress = flagFromArgs(args, 'bind-address');
+  if (bindAddress === undefined) return {};
+  return { servingHosts: servingHosts(bindAddress.trim(), flagFromArgs(args, 'external-hostname')) };
 }
 
 /** Whether a start with these arguments will probably generate certificates: no CA in --cert-dir nor in its kah/. */
@@ -42,7 +53,7 @@ export function prewarmCertWorker(workerFile: string, args: readonly string[]): 
   if (!likelyFreshCertDir(args) || !existsSync(workerFile)) return;
   let worker: Worker;
   try {
-    worker = new Worker(workerFile, {});
+    worker = new Worker(workerFile, { workerData: certWorkerHints(args) });
   } catch {
     return;
   }

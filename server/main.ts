@@ -8,7 +8,8 @@ import { isIP, isIPv6 } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adminUser, defaultServingHosts, writeKubeconfig } from '../certs/index.js';
+import { adminUser, writeKubeconfig } from '../certs/index.js';
+import { servingHosts } from '../certs/serving-hosts.js';
 import { ensureServingBundleOffThread } from '../certs/bundle-off-thread.js';
 import { ApiServer } from './apiserver.js';
 import { loadAuthenticator } from './authn/index.js';
@@ -66,17 +67,6 @@ export async function loadAdmissionConfig(o: ServerOptions): Promise<AdmissionCo
   const env = parseManifestControllerEnv(process.env);
   if (env.errors.length) throw new StartupError(env.errors);
   return result.config;
-}
-
-/**
- * Names the generated serving certificate covers: loopback, the host name (a compose service's `hostname`), the
- * bind address, and the in-cluster names kube-apiserver's self-signed certificate carries.
- */
-function servingHosts(bindAddress: string, externalHostname: string | undefined): string[] {
-  const hosts = new Set([...defaultServingHosts, os.hostname(), 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local']);
-  if (bindAddress !== '0.0.0.0' && bindAddress !== '::') hosts.add(bindAddress);
-  if (externalHostname) hosts.add(externalHostname);
-  return [...hosts].filter(Boolean);
 }
 
 /**
