@@ -1,6 +1,7 @@
 // ensureServingBundleOffThread: a fresh --cert-dir's certificates made on the worker thread (dist/server/cert-worker.cjs,
 // built by `npm run build`) are the ones ensureServingBundle makes in-thread, and any worker failure falls back to
 // in-thread generation with its result and errors.
+import { spawn } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -175,5 +176,32 @@ describe('the prewarmed certificate worker', () => {
     // a later fresh generation starts its own worker
     const { modes: later } = await offThread(path.join(dir, 'fresh'), { workerFile: builtWorker });
     expect(later).toEqual(['worker']);
+  });
+});
+
+describe('the certificate worker\'s code cache', () => {
+  /** One generation on a fresh worker in a child process; its NODE_DEBUG=kah_compile_cache lines. */
+  async function generateInChild(cacheDir: string, certDir: string): Promise<string> {
+    const script = `
+      const { Worker } = require('node:worker_threads');
+      const w = new Worker(${JSON.stringify(builtWorker)});
+      w.once('message', (m) => { if (!m.result.ok) process.exitCode = 2; });
+      w.postMessage({ dir: ${JSON.stringify(certDir)} });`;
+    const child = spawn(process.execPath, ['-e', script], { env: { ...process.env, NODE_DEBUG: 'kah_compile_cache', KAH_COMPILE_CACHE_DIR: cacheDir }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: expect.any(String) });
+    return stderr;
+  }
+
+  it('is written after the first generation and accepted by the next worker', async () => {
+    const cacheDir = path.join(dir, 'cache');
+    const first = await generateInChild(cacheDir, path.join(dir, 'one'));
+    expect(first).toMatch(/cert-worker-body\.cjs-[0-9a-f]+\.v8cache: no cache yet/);
+    expect(first).toMatch(/cert-worker-body\.cjs-[0-9a-f]+\.v8cache: written/);
+    const second = await generateInChild(cacheDir, path.join(dir, 'two'));
+    expect(second).toMatch(/cert-worker-body\.cjs: accepted/);
+    expect(second).not.toMatch(/written/);
   });
 });
