@@ -1,9 +1,11 @@
 // ensureServingBundle on a worker thread when a start has to generate certificates: loading selfsigned's x509 stack
 // and issuing the CA, serving and admin certificates costs ≈ 70 ms of CPU, which then runs on another core while the
-// main thread reads the configuration and builds the server. A directory that already holds a CA is handled
+// main thread builds the server (server/main.ts; the worker was started before the server bundle loaded,
+// certs/cert-worker-prewarm.ts). A directory that already holds a CA is handled
 // in-thread, as before: reusing certificates loads no x509 code, and a worker would only add its own startup.
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { debuglog } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { ensureServingBundle, servingBundlePaths, type ServingBundleOptions, type ServingBundleResult } from './bundle.js';
@@ -35,7 +37,7 @@ export interface OffThreadOptions extends ServingBundleOptions {
 export function defaultCertWorkerFile(): string | undefined {
   // in the server bundle import.meta.url is dist/server/server.cjs; from tsc's output there is no worker beside it
   const file = new URL('./cert-worker.cjs', import.meta.url);
-  return file.protocol === 'file:' ? file.pathname : undefined;
+  return file.protocol === 'file:' ? fileURLToPath(file) : undefined;
 }
 
 function runWorker(workerFile: string, request: ServingBundleWorkerRequest): Promise<ServingBundleResult> {
