@@ -46,6 +46,28 @@ export interface ServingBundleOptions {
   hosts?: readonly string[];
   /** the clock, for tests */
   now?: Date;
+  /**
+   * Makes the CA, serving and admin certificates when they must be new; by default generateCA, issueServingCert and
+   * issueClientCert with this call's clock. The certificate worker passes ones it made ahead of the request, with the
+   * same calls.
+   */
+  generate?: BundleGenerators;
+}
+
+export interface BundleGenerators {
+  ca: () => Promise<CertKeyPair>;
+  serving: (ca: CertKeyPair, hosts: readonly string[]) => Promise<CertKeyPair>;
+  admin: (ca: CertKeyPair) => Promise<CertKeyPair>;
+}
+
+/** The certificates ensureServingBundle makes when the directory has no usable ones. */
+export function defaultBundleGenerators(now?: Date): BundleGenerators {
+  const clock = now ? { now } : {};
+  return {
+    ca: () => generateCA(clock),
+    serving: (ca, hosts) => issueServingCert(ca, { hosts, commonName: 'kube-apiserver', ...clock }),
+    admin: (ca) => issueClientCert(ca, { user: adminUser, groups: adminGroups, ...clock }),
+  };
 }
 
 export function servingBundlePaths(dir: string): ServingBundlePaths {
@@ -108,6 +130,7 @@ export async function ensureServingBundle(dir: string, opts: ServingBundleOption
   if (!certDir.ok) return certDir;
   const now = opts.now ?? new Date();
   const hosts = opts.hosts ?? defaultServingHosts;
+  const generate = opts.generate ?? defaultBundleGenerators(now);
   const paths = servingBundlePaths(dir);
   const generated: ServingBundle['generated'] = [];
   const reasons: string[] = [];
@@ -116,7 +139,7 @@ export async function ensureServingBundle(dir: string, opts: ServingBundleOption
   const caWhy = caProblem(ca, now);
   if (caWhy !== undefined || !ca) {
     reasons.push(`${paths.caCert}: ${caWhy ?? 'missing'}`);
-    ca = await generateCA({ now });
+    ca = await generate.ca();
     await writePair(ca, paths.caCert, paths.caKey);
     generated.push('ca');
   }
@@ -133,7 +156,7 @@ export async function ensureServingBundle(dir: string, opts: ServingBundleOption
       return undefined;
     });
     if (why === undefined && current) return { pair: current };
-    const pair = await issueServingCert(caPair, { hosts, commonName: 'kube-apiserver', now });
+    const pair = await generate.serving(caPair, hosts);
     await writePair(pair, paths.servingCert, paths.servingKey);
     return { pair, reason: `${paths.servingCert}: ${newCA ? 'new CA' : why}` };
   };
@@ -148,7 +171,7 @@ export async function ensureServingBundle(dir: string, opts: ServingBundleOption
       return undefined;
     });
     if (why === undefined && current) return { pair: current };
-    const pair = await issueClientCert(caPair, { user: adminUser, groups: adminGroups, now });
+    const pair = await generate.admin(caPair);
     await writePair(pair, paths.adminCert, paths.adminKey);
     return { pair, reason: `${paths.adminCert}: ${newCA ? 'new CA' : why}` };
   };

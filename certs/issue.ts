@@ -5,8 +5,9 @@ import { isIP } from 'node:net';
 // never pays for it.
 const loadSelfsigned = () => import('selfsigned');
 import { escapeDnValue, validityWindow, type CertKeyPair, type ValidityOptions } from './ca.js';
+import { defaultServingHosts } from './serving-hosts.js';
 
-export const defaultServingHosts: readonly string[] = ['localhost', '127.0.0.1', '::1'];
+export { defaultServingHosts };
 
 export interface ServingCertOptions extends ValidityOptions {
   /** DNS names and IP addresses, told apart by their form; default localhost, 127.0.0.1, ::1 */

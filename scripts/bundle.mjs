@@ -96,11 +96,26 @@ async function bundleServer() {
     format: 'esm',
     plugins: typesOnly('main.ts', 'main-loader.ts'),
   });
+  // A fresh start generates its certificates on a worker thread (certs/bundle-off-thread.ts): cert-worker.cjs
+  // (certs/cert-worker-loader.ts) runs cert-worker-body.cjs (the certificate code and selfsigned's x509 stack, not
+  // the server) with its V8 code cache, as main.cjs runs server.cjs.
+  const certWorkerBodyFile = path.join(serverOut, 'cert-worker-body.cjs');
+  const certWorkerBody = await build({ ...loaderOptions, entryPoints: ['certs/bundle-worker.ts'], outfile: certWorkerBodyFile, format: 'cjs' });
+  const certWorkerSha256 = await asciiOnly(certWorkerBodyFile);
+  const certWorker = await build({
+    ...loaderOptions,
+    entryPoints: ['certs/cert-worker-loader.ts'],
+    outfile: path.join(serverOut, 'cert-worker.cjs'),
+    format: 'cjs',
+    define: { __KAH_CERT_WORKER_BUNDLE_SHA256__: JSON.stringify(certWorkerSha256) },
+    plugins: [onlyTypesFrom(path.join(root, 'certs', 'bundle-worker.ts'))],
+  });
   if (analyze) {
     const { analyzeMetafile } = await import('esbuild');
     process.stderr.write(await analyzeMetafile(server.metafile));
   }
-  const metafile = { inputs: { ...server.metafile.inputs, ...loader.metafile.inputs, ...esm.metafile.inputs }, outputs: { ...server.metafile.outputs, ...loader.metafile.outputs, ...esm.metafile.outputs } };
+  const parts = [server, loader, esm, certWorkerBody, certWorker];
+  const metafile = { inputs: Object.assign({}, ...parts.map((p) => p.metafile.inputs)), outputs: Object.assign({}, ...parts.map((p) => p.metafile.outputs)) };
   await writeStamp(root, stamp, metafile, [...buildInputs, rel(etcdDefinitionModule)]);
   const bytes = Object.entries(server.metafile.outputs).filter(([f]) => f.endsWith('.cjs')).reduce((s, [, o]) => s + o.bytes, 0);
   process.stdout.write(`bundled server/main.ts into ${rel(bundleFile)} (${kib(bytes)}), started by ${rel(serverOut)}/main.cjs and main.js\n`);

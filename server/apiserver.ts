@@ -74,13 +74,24 @@ import type { ServiceAccountTokenIssuer } from './endpoints/subresources/token-r
 import type { ServiceAccountTokenGetter } from './authn/service-account-token.js';
 import type { OpenIdMetadata } from './serviceaccount/openid-metadata.js';
 
+export interface ServingTls {
+  certPem: string;
+  keyPem: string;
+  clientCaPem?: string;
+  rootCaPem?: string;
+}
+
 export interface ApiServerConfig {
   bindAddress: string;
   /** 0 picks a free port */
   port: number;
-  tls: { certPem: string; keyPem: string; clientCaPem?: string };
-  /** the CA bundle published in every namespace as the kube-root-ca.crt ConfigMap (kube: --root-ca-file) */
-  rootCaPem?: string;
+  /**
+   * The serving certificate, key and client CA, and the CA bundle published in every namespace as the
+   * kube-root-ca.crt ConfigMap (kube: --root-ca-file). A promise while they are still being generated: everything
+   * else is built meanwhile, and the port opens once they are there; if it rejects, start() stops what it started
+   * and rejects with the same error.
+   */
+  tls: ServingTls | Promise<ServingTls>;
   storage: Storage;
   etcdPrefix: string;
   authn: Authenticator;
@@ -134,6 +145,10 @@ export class ApiServer {
   private systemNamespacesReady = false;
   private systemPriorityClassesReady = false;
   private shuttingDown = false;
+  /** config.tls, resolved: set before the port opens */
+  private tls: ServingTls = { certPem: '', keyPem: '' };
+  /** config.tls rejected: the start failed before the port opened */
+  private tlsFailed = false;
   private readonly retries = new DelayedCalls();
   private chain?: AdmissionChain;
   /** the admission coverage recorder, when --admission-coverage is set */
@@ -249,7 +264,17 @@ export class ApiServer {
 
   static async start(config: ApiServerConfig): Promise<ApiServer> {
     const s = new ApiServer(config);
-    await s.listen();
+    try {
+      await s.listen();
+    } catch (err) {
+      // The TLS material failed: nothing listens, and nothing started for it may outlive the failed start. No
+      // coverage report either, as when the certificates failed before the server was built.
+      if (s.tlsFailed) {
+        s.coverage = undefined;
+        await s.shutdown();
+      }
+      throw err;
+    }
     return s;
   }
 
@@ -396,6 +421,8 @@ export class ApiServer {
       const outcome = outcomes[failed]!;
       if (!outcome.ok) return { ok: false, errors: [manifestLoadFailure(c.plugin, c.dir, outcome.kubeError)] };
     }
+    // a start that failed meanwhile (its TLS material) has stopped the controllers: they must not start watching now
+    if (this.shuttingDown) return { ok: true };
     for (const c of controllers) c.start();
     return { ok: true };
   }
@@ -415,6 +442,15 @@ export class ApiServer {
     // The static manifests are in force before the port opens (kube has no readiness check for them); their load
     // overlaps with the bootstrap writes above.
     this.manifestsLoaded = this.loadManifests();
+    // Awaited before the manifests' outcome: a start whose certificates fail reports that first, as it always has.
+    try {
+      this.tls = await config.tls;
+    } catch (err) {
+      this.tlsFailed = true;
+      // its failure is this start's error; the manifests' outcome no longer matters
+      this.manifestsLoaded.catch(() => undefined);
+      throw err;
+    }
     if (!(await this.manifestsLoaded).ok) return;
     this.health.addLive({ name: 'ping', check: () => {} });
     this.health.addLive({ name: 'log', check: () => {} });
@@ -459,9 +495,9 @@ export class ApiServer {
     });
     this.server = https.createServer(
       {
-        cert: config.tls.certPem,
-        key: config.tls.keyPem,
-        ...(config.tls.clientCaPem ? { ca: config.tls.clientCaPem, requestCert: true, rejectUnauthorized: false } : {}),
+        cert: this.tls.certPem,
+        key: this.tls.keyPem,
+        ...(this.tls.clientCaPem ? { ca: this.tls.clientCaPem, requestCert: true, rejectUnauthorized: false } : {}),
         keepAliveTimeout: 65_000,
       },
       app,
@@ -645,7 +681,7 @@ export class ApiServer {
       desired: defaultServiceAccountObject,
     });
     void this.serviceAccountsController.start();
-    const caPem = this.config.rootCaPem ?? this.config.tls.clientCaPem;
+    const caPem = this.tls.rootCaPem ?? this.tls.clientCaPem;
     if (caPem) {
       this.rootCaPublisher = new PerNamespaceObjectController({
         ...common,

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { readFileSync } from 'node:fs';
+import { prewarmCertWorker } from '../certs/cert-worker-prewarm.js';
 import { debugCompileCache, locateCodeCache, readCodeCache, writeCodeCache, type BundleIdentity } from './code-cache.js';
 import type * as ServerMain from './main.js';
 
@@ -71,6 +72,11 @@ function loadServerBundle(): ServerModule {
   wrapper.call(module.exports, module.exports, require, module, bundleFile, path.dirname(bundleFile), (specifier) => import(specifier));
   return module.exports;
 }
+
+// A server start (`node dist/server/main.cjs` or main.js) with a fresh --cert-dir starts its certificate worker now,
+// so that it loads its x509 code on the other core while this thread loads the server bundle.
+const startedAsServer = process.argv[1] !== undefined && ['main.cjs', 'main.js'].some((f) => path.resolve(process.argv[1]!) === path.join(path.dirname(loaderFile), f));
+if (startedAsServer) prewarmCertWorker(path.join(path.dirname(loaderFile), 'cert-worker.cjs'), process.argv.slice(2));
 
 const server = loadServerBundle();
 

@@ -8,7 +8,9 @@ import { isIP, isIPv6 } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adminUser, defaultServingHosts, ensureServingBundle, writeKubeconfig } from '../certs/index.js';
+import { adminUser, writeKubeconfig } from '../certs/index.js';
+import { servingHosts } from '../certs/serving-hosts.js';
+import { ensureServingBundleOffThread } from '../certs/bundle-off-thread.js';
 import { ApiServer } from './apiserver.js';
 import { loadAuthenticator } from './authn/index.js';
 import { deferredTokenGetter, ServiceAccountTokenAuthenticator } from './authn/service-account-token.js';
@@ -68,17 +70,6 @@ export async function loadAdmissionConfig(o: ServerOptions): Promise<AdmissionCo
 }
 
 /**
- * Names the generated serving certificate covers: loopback, the host name (a compose service's `hostname`), the
- * bind address, and the in-cluster names kube-apiserver's self-signed certificate carries.
- */
-function servingHosts(bindAddress: string, externalHostname: string | undefined): string[] {
-  const hosts = new Set([...defaultServingHosts, os.hostname(), 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local']);
-  if (bindAddress !== '0.0.0.0' && bindAddress !== '::') hosts.add(bindAddress);
-  if (externalHostname) hosts.add(externalHostname);
-  return [...hosts].filter(Boolean);
-}
-
-/**
  * kube-apiserver serves <cert-dir>/apiserver.crt and apiserver.key when they are there (MaybeDefaultWithSelfSignedCerts
  * generates them only when missing); controller-runtime's envtest writes them, signed by its own CA, before it starts
  * the server. A pair this server did not generate (no ca.crt beside it) is served as is, and the generated CA and
@@ -92,13 +83,11 @@ function givenServingPair(o: ServerOptions): { certFile: string; keyFile: string
   return { certFile, keyFile, bundleDir: path.join(dir, 'kah') };
 }
 
-/** Everything a start reads or generates before it can serve: admission configuration, certificates, authn/authz. */
-async function prepareServing(o: ServerOptions, log: Logger) {
-  const admissionConfig = await loadAdmissionConfig(o);
-  // parsed while the certificates are generated; loaded (from these parses) before the port opens
-  const prefetched = prefetchManifestDirs(Object.values(staticManifestDirs(admissionConfig))).catch(() => undefined);
-  const given = givenServingPair(o);
-  const ensured = await ensureServingBundle(given?.bundleDir ?? o.secureServing.certDir, {
+/** The certificates a start serves with, and the generated bundle (its CA, the admin's client certificate). */
+async function servingMaterial(o: ServerOptions, log: Logger, given: ReturnType<typeof givenServingPair>) {
+  // A fresh --cert-dir's certificates are generated on a worker thread (certs/bundle-off-thread.ts), which
+  // server/main-loader.ts started before the server bundle loaded.
+  const ensured = await ensureServingBundleOffThread(given?.bundleDir ?? o.secureServing.certDir, {
     hosts: servingHosts(o.secureServing.bindAddress, o.externalHostname),
   });
   if (!ensured.ok) throw new StartupError([ensured.error]);
@@ -110,7 +99,37 @@ async function prepareServing(o: ServerOptions, log: Logger) {
   // The admin client certificate is signed by the generated CA, so that CA authenticates clients unless
   // --client-ca-file names another one.
   const clientCaPem = (await readOptional(o.authentication.clientCAFile)) ?? bundle.ca.cert;
-  const serviceAccounts = serviceAccountAuthentication(o, bundle.dir);
+  return { bundle, tls: { certPem, keyPem, clientCaPem, rootCaPem: bundle.ca.cert } };
+}
+
+type ServingMaterial = Awaited<ReturnType<typeof servingMaterial>>;
+
+/**
+ * Everything a start reads or generates before it can serve: admission configuration, certificates (still being
+ * generated when this resolves: `material`), authn/authz. A problem is reported in the order the steps had when the
+ * certificates were awaited first: admission configuration, certificates, service-account keys, authn/authz.
+ */
+async function prepareServing(o: ServerOptions, log: Logger) {
+  const admissionConfig = await loadAdmissionConfig(o);
+  // parsed while the certificates are generated; loaded (from these parses) before the port opens
+  const prefetched = prefetchManifestDirs(Object.values(staticManifestDirs(admissionConfig))).catch(() => undefined);
+  const given = givenServingPair(o);
+  const material = servingMaterial(o, log, given);
+  // awaited by whoever needs it; a failure before then must not count as an unhandled rejection meanwhile
+  material.catch(() => undefined);
+  // a problem found while the certificates are generated waits for them: theirs is reported first
+  const afterMaterial = async (err: unknown): Promise<never> => {
+    await material;
+    throw err;
+  };
+  // ensureServingBundle's directory: the bundle's dir once generated
+  const bundleDir = path.resolve(given?.bundleDir ?? o.secureServing.certDir);
+  let serviceAccounts: ReturnType<typeof serviceAccountAuthentication>;
+  try {
+    serviceAccounts = serviceAccountAuthentication(o, bundleDir);
+  } catch (err) {
+    return afterMaterial(err);
+  }
   const authnResult = await loadAuthenticator({
     clientCertificates: true,
     tokenAuthFile: o.authentication.tokenAuthFile,
@@ -120,12 +139,15 @@ async function prepareServing(o: ServerOptions, log: Logger) {
   });
   const authzResult = await loadAuthorizer({ modes: o.authorization.modes, policyFile: o.authorization.policyFile });
   const problems = [...(authnResult.ok ? [] : authnResult.errors), ...(authzResult.ok ? [] : authzResult.errors)];
-  if (!authnResult.ok || !authzResult.ok) throw new StartupError(problems);
-  for (const w of [...authnResult.warnings, ...authzResult.warnings]) log.info('configuration warning', { warning: w });
+  if (!authnResult.ok || !authzResult.ok) return afterMaterial(new StartupError(problems));
+  // logged after the certificates' lines, as before
+  void material.then(() => {
+    for (const w of [...authnResult.warnings, ...authzResult.warnings]) log.info('configuration warning', { warning: w });
+  }, () => undefined);
   const authn = authnResult.authenticator;
   const authz = authzResult.authorizer;
   await prefetched;
-  return { admissionConfig, bundle, certPem, keyPem, clientCaPem, authn, authz, serviceAccounts };
+  return { admissionConfig, material, afterMaterial, authn, authz, serviceAccounts };
 }
 
 /**
@@ -194,16 +216,26 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
     );
     throw err;
   });
-  const { admissionConfig, bundle, certPem, keyPem, clientCaPem, authn, authz, serviceAccounts } = prepared;
+  const { admissionConfig, material, afterMaterial, authn, authz, serviceAccounts } = prepared;
   let listeningPort = o.secureServing.port;
   const openIdMetadata = openIdMetadataFor(o, serviceAccounts.issuer, serviceAccounts.keys, () => listeningPort, log);
   const serviceResolver = serviceResolverFor(o.admission.serviceResolver);
-  const storage = await storageBuilt;
+  const storage = await storageBuilt.catch(afterMaterial);
+  // The server is built while the certificates are generated (on the worker thread) and listens once they are there.
+  let materialFailure: { error: unknown } | undefined;
+  const tls = material.then(
+    (m: ServingMaterial) => m.tls,
+    (error: unknown) => {
+      materialFailure = { error };
+      throw error;
+    },
+  );
+  // ApiServer.start awaits it; until then a failure must not count as an unhandled rejection
+  tls.catch(() => undefined);
   const server = await ApiServer.start({
     bindAddress: o.secureServing.bindAddress,
     port: o.secureServing.port,
-    tls: { certPem, keyPem, clientCaPem },
-    rootCaPem: bundle.ca.cert,
+    tls,
     storage,
     etcdPrefix: o.etcd.prefix,
     authn,
@@ -225,6 +257,8 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
     },
   }).catch(async (err: NodeJS.ErrnoException) => {
     await storage.close();
+    // the certificates' own error, exactly as it was reported when they were awaited before the server was built
+    if (materialFailure && err === materialFailure.error) throw err;
     const listening = err.syscall === 'listen';
     throw new StartupError([listening ? `failed to listen on ${o.secureServing.bindAddress}:${o.secureServing.port}: ${err.message}` : err.message]);
   });
@@ -236,6 +270,7 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
     throw new StartupError(loaded.errors);
   }
   listeningPort = server.port;
+  const { bundle } = await material;
   // kubeconfigs and clients need a name the serving certificate covers.
   const serverUrl = server.url.replace('https://0.0.0.0:', 'https://127.0.0.1:');
   if (o.writeKubeconfig) {
