@@ -1,6 +1,7 @@
 // Certificates, keys and kubeconfigs are written to a temporary file and renamed into place, so a process
 // reading them (the harness polling for admin.crt, a restarted server) never sees half a file.
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
@@ -13,6 +14,19 @@ export async function writeFileAtomic(path: string, data: string, mode: number):
     await rename(tmp, path);
   } catch (err) {
     await rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** writeFileAtomic, blocking: for a file that must be in place before the event loop runs again. */
+export function writeFileAtomicSync(path: string, data: string, mode: number): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o755 });
+  const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    writeFileSync(tmp, data, { mode });
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
     throw err;
   }
 }

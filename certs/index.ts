@@ -10,5 +10,5 @@ export { adminGroups, adminUser, ensureServingBundle, servingBundlePaths, writeC
 export type { CertBundleResult, CertBundleSpec, ServingBundle, ServingBundleOptions, ServingBundlePaths, ServingBundleResult, WrittenCertBundle } from './bundle.js';
 export { certDirMode, certDirModeProblem, prepareCertDir } from './cert-dir.js';
 export type { CertDirResult } from './cert-dir.js';
-export { buildKubeconfig, defaultClusterName, writeKubeconfig } from './kubeconfig.js';
+export { buildKubeconfig, defaultClusterName, writeKubeconfig, writeKubeconfigSync } from './kubeconfig.js';
 export type { KubeconfigOptions } from './kubeconfig.js';

@@ -1,7 +1,7 @@
 // A kubeconfig for a client of this apiserver, with every credential embedded (the *-data fields), so the file
 // works wherever it is copied and kubectl, client-go and client-node all read it the same way.
 import { stringify } from 'yaml';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic, writeFileAtomicSync } from './atomic-write.js';
 
 interface KubeconfigCommon {
   /** https://host:port */
@@ -47,4 +47,9 @@ export function buildKubeconfig(opts: KubeconfigOptions): string {
 /** Writes the kubeconfig with mode 0600: it holds a private key or a token. */
 export async function writeKubeconfig(path: string, opts: KubeconfigOptions): Promise<void> {
   await writeFileAtomic(path, buildKubeconfig(opts), 0o600);
+}
+
+/** writeKubeconfig, blocking: the server writes its --write-kubeconfig file as its port opens. */
+export function writeKubeconfigSync(path: string, opts: KubeconfigOptions): void {
+  writeFileAtomicSync(path, buildKubeconfig(opts), 0o600);
 }

@@ -92,6 +92,12 @@ export interface ApiServerConfig {
    * and rejects with the same error.
    */
   tls: ServingTls | Promise<ServingTls>;
+  /**
+   * Runs synchronously as the port opens, before the server can accept a connection (libuv accepts only once this
+   * callback has returned): what must exist before anyone can see /readyz 200, such as --write-kubeconfig's file.
+   * A throw fails the start.
+   */
+  onListening?: (port: number) => void;
   storage: Storage;
   etcdPrefix: string;
   authn: Authenticator;
@@ -283,8 +289,13 @@ export class ApiServer {
   }
 
   get url(): string {
-    const host = this.config.bindAddress === '0.0.0.0' || this.config.bindAddress === '::' ? '127.0.0.1' : this.config.bindAddress;
-    return `https://${host.includes(':') ? `[${host}]` : host}:${this.port}`;
+    return ApiServer.urlFor(this.config.bindAddress, this.port);
+  }
+
+  /** The URL a local client reaches a server bound to bindAddress:port by (a wildcard address: the loopback). */
+  static urlFor(bindAddress: string, port: number): string {
+    const host = bindAddress === '0.0.0.0' || bindAddress === '::' ? '127.0.0.1' : bindAddress;
+    return `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   }
 
   /** An API source for one admission configuration resource, fed by this server's writes and a storage watch. */
@@ -506,6 +517,13 @@ export class ApiServer {
       this.server!.once('error', reject);
       this.server!.listen(config.port, config.bindAddress, () => {
         this.server!.off('error', reject);
+        try {
+          config.onListening?.((this.server!.address() as AddressInfo).port);
+        } catch (err) {
+          this.server!.close();
+          reject(err as Error);
+          return;
+        }
         resolve();
       });
     });

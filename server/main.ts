@@ -8,7 +8,7 @@ import { isIP, isIPv6 } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adminUser, writeKubeconfig } from '../certs/index.js';
+import { adminUser, writeKubeconfigSync } from '../certs/index.js';
 import { servingHosts } from '../certs/serving-hosts.js';
 import { ensureServingBundleOffThread } from '../certs/bundle-off-thread.js';
 import { ApiServer } from './apiserver.js';
@@ -223,8 +223,12 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
   const storage = await storageBuilt.catch(afterMaterial);
   // The server is built while the certificates are generated (on the worker thread) and listens once they are there.
   let materialFailure: { error: unknown } | undefined;
+  let resolvedMaterial: ServingMaterial | undefined;
   const tls = material.then(
-    (m: ServingMaterial) => m.tls,
+    (m: ServingMaterial) => {
+      resolvedMaterial = m;
+      return m.tls;
+    },
     (error: unknown) => {
       materialFailure = { error };
       throw error;
@@ -236,6 +240,8 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
     bindAddress: o.secureServing.bindAddress,
     port: o.secureServing.port,
     tls,
+    // The kubeconfig is in place before the server can answer anything: whoever waits for /readyz 200 may read it.
+    ...(o.writeKubeconfig ? { onListening: (port: number) => writeServerKubeconfig(o, resolvedMaterial!.bundle, port) } : {}),
     storage,
     etcdPrefix: o.etcd.prefix,
     authn,
@@ -273,12 +279,15 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
   const { bundle } = await material;
   // kubeconfigs and clients need a name the serving certificate covers.
   const serverUrl = server.url.replace('https://0.0.0.0:', 'https://127.0.0.1:');
-  if (o.writeKubeconfig) {
-    const kubeconfigServer = o.externalHostname ? `https://${isIPv6(o.externalHostname) ? `[${o.externalHostname}]` : o.externalHostname}:${new URL(serverUrl).port}` : serverUrl;
-    await writeKubeconfig(o.writeKubeconfig, { server: kubeconfigServer, caPem: bundle.ca.cert, user: adminUser, clientCertPem: bundle.admin.cert, clientKeyPem: bundle.admin.key });
-  }
   log.info('Serving securely', { url: serverUrl, kubeconfig: o.writeKubeconfig ?? null, certDir: bundle.dir });
   return server;
+}
+
+/** --write-kubeconfig's file: the admin client certificate, for the URL this server answers on. */
+function writeServerKubeconfig(o: ServerOptions, bundle: ServingMaterial['bundle'], port: number): void {
+  const file = o.writeKubeconfig!;
+  const server = o.externalHostname ? `https://${isIPv6(o.externalHostname) ? `[${o.externalHostname}]` : o.externalHostname}:${port}` : ApiServer.urlFor(o.secureServing.bindAddress, port);
+  writeKubeconfigSync(file, { server, caPem: bundle.ca.cert, user: adminUser, clientCertPem: bundle.admin.cert, clientKeyPem: bundle.admin.key });
 }
 
 /**
