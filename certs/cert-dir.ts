@@ -2,8 +2,9 @@
 // way client-go does (k8s.io/client-go/util/cert/io.go WriteCert, util/keyutil/key.go WriteKey): the directory 0755,
 // certificates 0644, keys 0600. Here the CA also signs the admin's client certificate, so whoever can replace ca.crt
 // and ca.key in that directory can mint system:masters credentials: a directory other users may write is refused.
-import { mkdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { makeDirs } from '../server/make-dirs.js';
 
 /** kube's mode for the directories it creates for certificates (client-go util/cert, util/keyutil). */
 export const certDirMode = 0o755;
@@ -30,7 +31,7 @@ export async function prepareCertDir(dir: string): Promise<CertDirResult> {
   let st;
   try {
     // mkdir's mode goes through the umask, as Go's os.MkdirAll does: under umask 000 the result is exactly 0755
-    await mkdir(d, { recursive: true, mode: certDirMode });
+    await makeDirs(d, certDirMode);
     st = await stat(d);
   } catch (err) {
     return { ok: false, error: `unable to create certificate directory ${d}: ${(err as Error).message}` };

@@ -9,12 +9,13 @@
 // rejected file means a normal compile and a new file; every write is a temp file renamed into place, so
 // concurrently starting servers never read a half-written one.
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { debuglog } from 'node:util';
 import { cachedDataVersionTag } from 'node:v8';
 import { crc32 } from 'node:zlib';
+import { makeDirsSync } from './make-dirs.js';
 
 /** NODE_DEBUG=kah_compile_cache prints what the cache did (read, accepted, rejected, written) on stderr. */
 export const debugCompileCache = debuglog('kah_compile_cache');
@@ -60,7 +61,7 @@ export function runtimeKey(): string {
  * and writable by nobody else (another user could otherwise plant data); when it is not, the cache stays off.
  */
 function ensureOwnDir(dir: string): string | undefined {
-  makeDir(dir);
+  makeDirsSync(dir, 0o700);
   const uid = process.getuid?.();
   if (uid === undefined) return undefined;
   const s = lstatSync(dir);
@@ -68,23 +69,6 @@ function ensureOwnDir(dir: string): string | undefined {
   if (s.uid !== uid) return `${dir} belongs to another user`;
   if (s.mode & 0o022) return `${dir} is writable by other users`;
   return undefined;
-}
-
-/**
- * mkdir -p, one level at a time: node 20's mkdirSync({ recursive: true }) spins forever on some paths (under /proc,
- * for one) instead of failing.
- */
-function makeDir(dir: string): void {
-  try {
-    mkdirSync(dir, { mode: 0o700 });
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return;
-    const parent = path.dirname(dir);
-    if (code !== 'ENOENT' || parent === dir) throw err;
-    makeDir(parent);
-    mkdirSync(dir, { mode: 0o700 });
-  }
 }
 
 export function locateCodeCache(bundleFile: string, env: NodeJS.ProcessEnv): CodeCacheLocation | { disabled: string } {

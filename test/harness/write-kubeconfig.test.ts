@@ -89,4 +89,18 @@ describe('--write-kubeconfig', () => {
     expect(config.clusters[0]!.cluster.server).toBe(url);
     expect(url).toMatch(/^https:\/\/127\.0\.0\.1:[1-9][0-9]*$/);
   });
+
+  // node 20's own recursive mkdir never returns for a path under /proc: these starts used to hang (server/make-dirs.ts)
+  it.each([
+    ['--cert-dir', ['--cert-dir=/proc/kah-nope'], "Error: unable to create certificate directory /proc/kah-nope: ENOENT: no such file or directory, mkdir '/proc/kah-nope'"],
+    ['--write-kubeconfig', ['--write-kubeconfig=/proc/kah-nope/kubeconfig'], "Error: unable to write the --write-kubeconfig file /proc/kah-nope/kubeconfig: ENOENT: no such file or directory, mkdir '/proc/kah-nope'"],
+  ])('an impossible %s ends the start with an error', async (_flag, flags, message) => {
+    const run = spawnSync(process.execPath, [entry, '--storage-backend=memory', '--bind-address=127.0.0.1', '--secure-port=0', `--cert-dir=${path.join(dir, 'certs')}`, ...flags], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.signal).toBeNull();
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(message);
+  });
 });

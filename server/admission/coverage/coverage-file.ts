@@ -1,14 +1,15 @@
 // Writes the coverage report to --admission-coverage FILE: atomically (a temp file renamed over it, so a reader
 // never sees half a report), every few seconds while something new was recorded, and once more on graceful
 // shutdown. A kill -9 skips the last write: the file then holds the report of the last periodic write.
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { makeDirsSync } from '../../make-dirs.js';
 import type { AdmissionCoverageReport } from './report-schema.js';
 
 export const defaultCoverageFlushIntervalMs = 2_000;
 
 export function writeCoverageFileSync(file: string, report: AdmissionCoverageReport): void {
-  mkdirSync(path.dirname(file), { recursive: true });
+  makeDirsSync(path.dirname(file), 0o777);
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(report, null, 2)}\n`);
   renameSync(tmp, file);

@@ -2,7 +2,8 @@
 // claims of pkg/serviceaccount/claims.go, signed as kube's JWT token generator does (RS256 for RSA keys, ES256/384/512
 // for EC keys; kid: the key's id). server/authn/service-account-token.ts authenticates them.
 import { createPrivateKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { makeDirsSync } from '../../make-dirs.js';
 import { join } from 'node:path';
 import { errors } from '../../api/errors.js';
 import { fieldErrors, type FieldError } from '../../api/field.js';
@@ -33,7 +34,7 @@ export function loadSigningKey(file: string | undefined, certDir: string): KeyOb
   const path = join(certDir, generatedSigningKeyFile);
   if (existsSync(path)) return createPrivateKey(readFileSync(path));
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  mkdirSync(certDir, { recursive: true });
+  makeDirsSync(certDir, 0o777);
   writeFileSync(path, privateKey.export({ type: 'pkcs1', format: 'pem' }), { mode: 0o600 });
   return privateKey;
 }
