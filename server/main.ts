@@ -287,7 +287,11 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
 function writeServerKubeconfig(o: ServerOptions, bundle: ServingMaterial['bundle'], port: number): void {
   const file = o.writeKubeconfig!;
   const server = o.externalHostname ? `https://${isIPv6(o.externalHostname) ? `[${o.externalHostname}]` : o.externalHostname}:${port}` : ApiServer.urlFor(o.secureServing.bindAddress, port);
-  writeKubeconfigSync(file, { server, caPem: bundle.ca.cert, user: adminUser, clientCertPem: bundle.admin.cert, clientKeyPem: bundle.admin.key });
+  try {
+    writeKubeconfigSync(file, { server, caPem: bundle.ca.cert, user: adminUser, clientCertPem: bundle.admin.cert, clientKeyPem: bundle.admin.key });
+  } catch (err) {
+    throw new Error(`unable to write the --write-kubeconfig file ${file}: ${(err as Error).message}`);
+  }
 }
 
 /**
@@ -307,23 +311,21 @@ export async function runServer(argv: string[]): Promise<ApiServer | undefined> 
     return undefined;
   }
   for (const w of parsed.warnings) process.stderr.write(`Warning: ${w}\n`);
-  let server: ApiServer;
-  try {
-    server = await startFromOptions(parsed.options);
-  } catch (err) {
-    const problems = err instanceof StartupError ? err.problems : [(err as Error).stack ?? String(err)];
-    for (const p of problems) process.stderr.write(`Error: ${p}\n`);
-    process.exit(1);
-  }
+  // The handlers are in place before the start: a SIGTERM sent the moment "Serving securely" is read (or earlier)
+  // must not meet the default action, which kills the process with no shutdown; kube-apiserver also handles the
+  // signal from its first line. Before the server exists there is nothing to drain: the process ends at once.
+  let server: ApiServer | undefined;
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     process.stdout.write(JSON.stringify({ ts: new Date().toISOString(), level: 'info', msg: 'shutting down', signal }) + '\n');
-    server.shutdown().then(
+    if (!server) process.exit(0);
+    const serving = server;
+    serving.shutdown().then(
       () => {
         // the end of a run: the summary table (the file has every detail)
-        const report = server.admissionCoverageReport();
+        const report = serving.admissionCoverageReport();
         if (report) process.stderr.write(formatCoverageSummary(report));
         process.exit(0);
       },
@@ -335,6 +337,13 @@ export async function runServer(argv: string[]): Promise<ApiServer | undefined> 
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  try {
+    server = await startFromOptions(parsed.options);
+  } catch (err) {
+    const problems = err instanceof StartupError ? err.problems : [(err as Error).stack ?? String(err)];
+    for (const p of problems) process.stderr.write(`Error: ${p}\n`);
+    process.exit(1);
+  }
   process.on('unhandledRejection', (reason) => {
     // A bug, not a crash: log it loudly and keep serving.
     process.stderr.write(`Error: unhandled rejection: ${reason instanceof Error ? reason.stack : String(reason)}\n`);
