@@ -33,8 +33,19 @@ export interface OffThreadOptions extends ServingBundleOptions {
   onMode?: (mode: 'worker' | 'in-thread' | 'fallback', why?: string) => void;
 }
 
-/** The worker beside the server bundle (dist/server/cert-worker.cjs), when this code runs from it. */
+/**
+ * Whether a server start may generate its certificates on the worker thread: only with KAH_CERT_WORKER=1. Node 20
+ * aborts the process (SIGABRT in a crypto job's completion on the worker thread) when it exits while the worker still
+ * generates keys, which a start failing early (a bad admission configuration, a signal) did in about one start of
+ * five under load; terminating the worker first does not avoid it. Until that is solved the default is in-thread.
+ */
+export function certWorkerEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env['KAH_CERT_WORKER'] === '1';
+}
+
+/** The worker beside the server bundle (dist/server/cert-worker.cjs), when this code runs from it and it is enabled. */
 export function defaultCertWorkerFile(): string | undefined {
+  if (!certWorkerEnabled()) return undefined;
   // in the server bundle import.meta.url is dist/server/server.cjs; from tsc's output there is no worker beside it
   const file = new URL('./cert-worker.cjs', import.meta.url);
   return file.protocol === 'file:' ? fileURLToPath(file) : undefined;

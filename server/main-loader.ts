@@ -73,10 +73,11 @@ function loadServerBundle(): ServerModule {
   return module.exports;
 }
 
-// A server start (`node dist/server/main.cjs` or main.js) with a fresh --cert-dir starts its certificate worker now,
+// A server start (`node dist/server/main.cjs` or main.js) with a fresh --cert-dir starts its certificate worker now
+// (when enabled: certs/bundle-off-thread.ts certWorkerEnabled),
 // so that it loads its x509 code on the other core while this thread loads the server bundle.
 const startedAsServer = process.argv[1] !== undefined && ['main.cjs', 'main.js'].some((f) => path.resolve(process.argv[1]!) === path.join(path.dirname(loaderFile), f));
-if (startedAsServer) prewarmCertWorker(path.join(path.dirname(loaderFile), 'cert-worker.cjs'), process.argv.slice(2));
+if (startedAsServer && process.env['KAH_CERT_WORKER'] === '1') prewarmCertWorker(path.join(path.dirname(loaderFile), 'cert-worker.cjs'), process.argv.slice(2));
 
 const server = loadServerBundle();
 
