@@ -1,5 +1,15 @@
 // Runs the real kubectl (from PATH) against a harness apiserver.
 import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+/**
+ * kubectl's discovery cache for this kubeconfig's server: beside the kubeconfig (each harness server has its own temp
+ * dir), not ~/.kube/cache, where a port reused by a later test server would serve it an earlier server's resources
+ * (`kubectl get all` then asks for a CRD that server never had).
+ */
+function kubectlEnv(kubeconfigPath: string): NodeJS.ProcessEnv {
+  return { ...process.env, KUBECACHEDIR: process.env['KUBECACHEDIR'] ?? path.join(path.dirname(kubeconfigPath), '.kubectl-cache') };
+}
 
 export interface KubectlResult {
   code: number | null;
@@ -9,7 +19,7 @@ export interface KubectlResult {
 
 export function kubectl(kubeconfigPath: string, args: string[], input?: string): Promise<KubectlResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('kubectl', ['--kubeconfig', kubeconfigPath, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, KUBECACHEDIR: process.env['KUBECACHEDIR'] } });
+    const child = spawn('kubectl', ['--kubeconfig', kubeconfigPath, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: kubectlEnv(kubeconfigPath) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -28,7 +38,7 @@ export class KubectlStream {
   private readonly waiters: Array<() => void> = [];
 
   constructor(kubeconfigPath: string, args: string[]) {
-    this.child = spawn('kubectl', ['--kubeconfig', kubeconfigPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn('kubectl', ['--kubeconfig', kubeconfigPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: kubectlEnv(kubeconfigPath) });
     this.child.stdout!.on('data', (d: Buffer) => {
       this.out += d.toString();
       for (const w of this.waiters.splice(0)) w();
