@@ -23,6 +23,7 @@ import {
   type IDuplexStream,
   type IKeyValue,
   type IOptions,
+  type IRangeRequest,
   type IRangeResponse,
   type IWatchRequest,
   type IWatchResponse,
@@ -40,6 +41,7 @@ import {
   type WatchHandlers,
 } from './interface.js';
 import { decodeContinue, encodeContinue, prefixRangeEnd } from './keys.js';
+import { ReadCoalescer } from './read-coalescer.js';
 import {
   checkPreconditions,
   continueExpiredMessage,
@@ -88,6 +90,8 @@ const passThroughPolicy = {
 
 /** Reads that failed without reaching etcd are retried this many times, within the call's deadline. */
 const maxReadAttempts = 3;
+/** etcd's default --max-txn-ops: the most ranges one coalesced read Txn carries. */
+const maxTxnOps = 128;
 /** kube-apiserver's cap on one paging range request. */
 const maxPageBatch = 10_000;
 
@@ -130,6 +134,11 @@ export class Etcd3Storage implements Storage {
   readonly progressIntervalMs: number;
   private readonly watches = new Set<EtcdWatch>();
   private closed = false;
+  private readonly reads = new ReadCoalescer<IRangeRequest, IRangeResponse>({
+    sendBatch: (requests) => this.rangeBatch(requests),
+    maxBatch: maxTxnOps,
+    isTransient,
+  });
 
   constructor(opts: Etcd3StorageOptions) {
     const endpoints = (Array.isArray(opts.endpoints) ? opts.endpoints : opts.endpoints.split(','))
@@ -191,6 +200,15 @@ export class Etcd3Storage implements Storage {
   /** One etcd call, bounded by requestTimeoutMs; retried only where a retry cannot apply anything twice. */
   private async call<T>(what: string, key: string, idempotent: boolean, fn: (options: CallOptions) => Promise<T>, paging = false): Promise<T> {
     if (this.closed) throw new StorageError('Unavailable', key, `etcd storage for ${this.endpointText} is closed`);
+    try {
+      return await this.boundedCall(idempotent, fn);
+    } catch (err) {
+      throw this.interpret(what, key, err, paging);
+    }
+  }
+
+  /** call()'s deadline and retries; its error is etcd's (or DeadlineExceeded), not yet interpreted. */
+  private async boundedCall<T>(idempotent: boolean, fn: (options: CallOptions) => Promise<T>): Promise<T> {
     const deadline = Date.now() + this.requestTimeoutMs;
     for (let attempt = 1; ; attempt++) {
       let timer: NodeJS.Timeout | undefined;
@@ -208,15 +226,27 @@ export class Etcd3Storage implements Storage {
           await sleep(backoff);
           continue;
         }
-        throw this.interpret(what, key, err, paging);
+        throw err;
       } finally {
         clearTimeout(timer);
       }
     }
   }
 
-  private range(what: string, key: string, req: Parameters<KVClient['range']>[0], paging = false): Promise<IRangeResponse> {
-    return this.call(what, key, true, (o) => this.client.kv.range(req, o), paging);
+  /** Every read goes through the coalescer: concurrent ones share one read-only Txn. */
+  private range(what: string, key: string, req: IRangeRequest, paging = false): Promise<IRangeResponse> {
+    if (this.closed) return Promise.reject(new StorageError('Unavailable', key, `etcd storage for ${this.endpointText} is closed`));
+    return this.reads.read({
+      request: req,
+      alone: () => this.call(what, key, true, (o) => this.client.kv.range(req, o), paging),
+      transientError: (err) => this.interpret(what, key, err, paging),
+    });
+  }
+
+  /** Several ranges as one read-only Txn, answered in order, each with the Txn's header (its revision). */
+  private async rangeBatch(requests: IRangeRequest[]): Promise<IRangeResponse[]> {
+    const res = await this.boundedCall(true, (o) => this.client.kv.txn({ compare: [], success: requests.map((r) => ({ request_range: r })), failure: [] }, o));
+    return res.responses.map((op) => ({ ...op.response_range, header: res.header }));
   }
 
   private decodeKv(key: string, kv: IKeyValue, revision = Number(kv.mod_revision)): KubeObject {
