@@ -67,6 +67,8 @@ export class GarbageCollector {
   private readonly queue: WorkQueue;
   private readonly timers = new DelayedCalls();
   private indexGeneration = -1;
+  /** deletableResources() of one index generation */
+  private deletable: { generation: number; resources: Map<string, ResourceInfo> } | undefined;
   private stopped = false;
 
   constructor(private readonly deps: GarbageCollectorDeps) {
@@ -103,6 +105,9 @@ export class GarbageCollector {
 
   /** One resource per group/resource that can be listed, watched and deleted: the store every version shares. */
   private deletableResources(): Map<string, ResourceInfo> {
+    // asked per monitor and per object checked: worked out once per set of served resources
+    const generation = this.deps.index.generation;
+    if (this.deletable?.generation === generation) return this.deletable.resources;
     const out = new Map<string, ResourceInfo>();
     for (const info of this.deps.index.all()) {
       const gr = `${info.group}/${info.resource}`;
@@ -112,6 +117,7 @@ export class GarbageCollector {
       // the storage version when there are several (custom resources): no conversion of what is stored
       if (!seen || (info.storageVersion ?? info.version) === info.version) out.set(gr, info);
     }
+    this.deletable = { generation, resources: out };
     return out;
   }
 
