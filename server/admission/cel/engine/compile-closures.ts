@@ -16,6 +16,7 @@ import {
   CostLimitExceeded,
   EvaluationAborted,
   TYPE_VALUE_NAMES,
+  addMapEntry,
   callCost,
   callImpl,
   standardCallCostOf,
@@ -28,7 +29,7 @@ import {
   type EvalOutcome,
   type Program,
 } from './interpreter.js';
-import { CelError, CelMap, CelOpaque, CelOptional, CelTypeValue, ObjectValue, isValidMapKey, typeNameOf, type CelResult, type CelValue } from './values.js';
+import { CelError, CelMap, CelOpaque, CelOptional, CelTypeValue, ObjectValue, typeNameOf, type CelResult, type CelValue } from './values.js';
 
 /**
  * The state of one evaluation: the running cost, the activation, and one slot per comprehension variable. A
@@ -420,15 +421,8 @@ class ClosureCompiler {
         if (k instanceof CelError) return k;
         const v = ent.value(f);
         if (v instanceof CelError) return v;
-        if (!isValidMapKey(k)) return new CelError(`unsupported key type: ${typeNameOf(k)}`);
-        let val = v;
-        if (ent.optional) {
-          if (!(v instanceof CelOptional)) return noSuchOverload('optional map entry');
-          if (!v.hasValue()) continue;
-          val = v.value;
-        }
-        if (m.has(k)) return new CelError(`Failed with repeated key`);
-        m.set(k, val);
+        const failed = addMapEntry(m, k, v, ent.optional);
+        if (failed) return failed;
       }
       charge(f, COST.mapCreateBase);
       return m;

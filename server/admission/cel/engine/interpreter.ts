@@ -312,15 +312,8 @@ class Evaluator {
           if (k instanceof CelError) return k;
           const v = this.eval(ent.value);
           if (v instanceof CelError) return v;
-          if (!isValidMapKey(k)) return new CelError(`unsupported key type: ${typeNameOf(k)}`);
-          let val = v;
-          if (ent.optional) {
-            if (!(v instanceof CelOptional)) return noSuchOverload('optional map entry');
-            if (!v.hasValue()) continue;
-            val = v.value;
-          }
-          if (m.has(k)) return new CelError(`Failed with repeated key`);
-          m.set(k, val);
+          const failed = addMapEntry(m, k, v, ent.optional);
+          if (failed) return failed;
         }
         this.charge(COST.mapCreateBase);
         return m;
@@ -568,6 +561,23 @@ class Evaluator {
 export const unsupportedListIndex = (type: string): CelError => new CelError(`unsupported index type '${type}' in list`);
 
 /** Go's %v of a CEL key value, as resolutionError prints "no such key: %v". */
+/**
+ * One entry of a map literal (the interpreter's and the compiled closures'): the error that ends the literal, or
+ * undefined once the entry is in (or, optional and absent, left out).
+ */
+export function addMapEntry(m: CelMap, k: CelValue, v: CelValue, optional: boolean): CelError | undefined {
+  if (!isValidMapKey(k)) return new CelError(`unsupported key type: ${typeNameOf(k)}`);
+  let val = v;
+  if (optional) {
+    if (!(v instanceof CelOptional)) return noSuchOverload('optional map entry');
+    if (!v.hasValue()) return undefined;
+    val = v.value;
+  }
+  if (m.has(k)) return new CelError(`Failed with repeated key`);
+  m.set(k, val);
+  return undefined;
+}
+
 export function formatQualifier(v: CelValue): string {
   if (v instanceof CelUint) return v.value.toString();
   if (typeof v === 'number') return formatDouble(v);
