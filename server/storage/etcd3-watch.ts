@@ -60,8 +60,12 @@ export class SharedWatchStream {
   private pendingCreates: Array<EtcdWatch | undefined> = [];
   private readonly watchers = new Map<string, EtcdWatch>();
   private progressTimer: NodeJS.Timeout | undefined;
-  /** For each progress request sent and not yet answered, in order: the watchers its answer may be reported to. */
-  private progressRequests: Array<Set<EtcdWatch>> = [];
+  /**
+   * The progress request sent and not yet answered: the watchers its answer may be reported to. One at a time, so
+   * that an etcd that answers several requests at once (3.5 defers answers until its watchers are synced) cannot
+   * pair an answer with the wrong request.
+   */
+  private progressRequest: Set<EtcdWatch> | undefined;
 
   constructor(private readonly storage: WatchedStorage) {}
 
@@ -172,7 +176,8 @@ export class SharedWatchStream {
       return;
     }
     if (res.watch_id === invalidWatchId) {
-      const eligible = this.progressRequests.shift();
+      const eligible = this.progressRequest;
+      this.progressRequest = undefined;
       if (eligible) for (const w of eligible) w.broadcastProgress(generation, res);
       return;
     }
@@ -192,7 +197,7 @@ export class SharedWatchStream {
 
   /** w may no longer be told the answers to the progress requests sent so far. */
   private forgetProgress(w: EtcdWatch): void {
-    for (const eligible of this.progressRequests) eligible.delete(w);
+    this.progressRequest?.delete(w);
   }
 
   private startProgressTimer(stream: WatchStream): void {
@@ -201,8 +206,8 @@ export class SharedWatchStream {
     this.progressTimer = setInterval(() => {
       const eligible = new Set<EtcdWatch>();
       for (const w of this.watchers.values()) if (w.progressTick()) eligible.add(w);
-      if (eligible.size === 0) return;
-      this.progressRequests.push(eligible);
+      if (eligible.size === 0 || this.progressRequest) return;
+      this.progressRequest = eligible;
       try {
         stream.write({ progress_request: {} });
       } catch {
@@ -217,7 +222,7 @@ export class SharedWatchStream {
     this.generation++;
     if (this.progressTimer) clearInterval(this.progressTimer);
     this.progressTimer = undefined;
-    this.progressRequests = [];
+    this.progressRequest = undefined;
     this.pendingCreates = [];
     this.watchers.clear();
     if (this.stream) closeStream(this.stream);
