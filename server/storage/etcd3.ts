@@ -9,8 +9,8 @@
 //
 // Watches (etcd3-watch.ts) share one gRPC watch stream and survive an etcd restart: after a lost stream each is
 // re-established from its last delivered revision (so nothing is missed or repeated) for up to
-// watchReconnectTimeoutMs, after which the watch ends with onError('Unavailable'). A watch whose revision was compacted meanwhile ends with
-// ResourceVersionTooOld, and the consumer re-lists, as a kube-apiserver reflector does.
+// watchReconnectTimeoutMs, after which the watch ends with onError('Unavailable'). A watch whose revision was
+// compacted meanwhile ends with ResourceVersionTooOld, and the consumer re-lists, as a kube-apiserver reflector does.
 import {
   ClientClosedError,
   CompareResult,
