@@ -7,10 +7,10 @@
 // probe call that never returns, keeps failing calls after etcd is back. Instead every call has a deadline,
 // reads that provably did not reach etcd are retried a few times within it, and gRPC is told to reconnect fast.
 //
-// Watches use their own gRPC watch stream and survive an etcd restart: a lost stream is re-established from the
-// last delivered revision (so nothing is missed or repeated) for up to watchReconnectTimeoutMs, after which the
-// watch ends with onError('Unavailable'). A watch whose revision was compacted meanwhile ends with
-// ResourceVersionTooOld, and the consumer re-lists, as a kube-apiserver reflector does.
+// Watches (etcd3-watch.ts) share one gRPC watch stream and survive an etcd restart: after a lost stream each is
+// re-established from its last delivered revision (so nothing is missed or repeated) for up to
+// watchReconnectTimeoutMs, after which the watch ends with onError('Unavailable'). A watch whose revision was
+// compacted meanwhile ends with ResourceVersionTooOld, and the consumer re-lists, as a kube-apiserver reflector does.
 import {
   ClientClosedError,
   CompareResult,
@@ -20,13 +20,10 @@ import {
   GRPCDeadlineExceededError,
   GRPCInternalError,
   GRPCUnavailableError,
-  type IDuplexStream,
   type IKeyValue,
   type IOptions,
   type IRangeRequest,
   type IRangeResponse,
-  type IWatchRequest,
-  type IWatchResponse,
   type KVClient,
 } from 'etcd3';
 import type { KubeObject } from '../api/types.js';
@@ -36,7 +33,6 @@ import {
   type ListResult,
   type Preconditions,
   type Storage,
-  type StorageEvent,
   type StorageWatch,
   type WatchHandlers,
 } from './interface.js';
@@ -54,8 +50,8 @@ import {
   listExpiredMessage,
   parseRevision,
   storedEqual,
-  watchTooOld,
 } from './stored-object.js';
+import { EtcdWatch, SharedWatchStream } from './etcd3-watch.js';
 
 export interface Etcd3StorageOptions {
   /** etcd client URLs: a list, or one string with commas ("http://127.0.0.1:2379"). */
@@ -75,7 +71,6 @@ export interface Etcd3StorageOptions {
 
 type CallOptions = NonNullable<Parameters<KVClient['range']>[1]>;
 type FaultPolicy = NonNullable<NonNullable<IOptions['faultHandling']>['global']>;
-type WatchStream = IDuplexStream<IWatchRequest, IWatchResponse>;
 
 /**
  * A policy that just runs the call. etcd3 only ever calls execute() on its policies; the cast skips cockatiel's
@@ -133,6 +128,8 @@ export class Etcd3Storage implements Storage {
   /** @internal */
   readonly progressIntervalMs: number;
   private readonly watches = new Set<EtcdWatch>();
+  /** the one gRPC watch stream every watch of this storage is a watcher on */
+  private readonly watchStream: SharedWatchStream;
   private closed = false;
   private readonly reads = new ReadCoalescer<IRangeRequest, IRangeResponse>({
     sendBatch: (requests) => this.rangeBatch(requests),
@@ -169,6 +166,7 @@ export class Etcd3Storage implements Storage {
         ...opts.client?.grpcOptions,
       },
     });
+    this.watchStream = new SharedWatchStream(this);
   }
 
   /** @internal */
@@ -403,7 +401,7 @@ export class Etcd3Storage implements Storage {
    * ADDED events first, then every later change.
    */
   watch(prefix: string, fromRevision: string, handlers: WatchHandlers): StorageWatch {
-    const w = new EtcdWatch(this, prefix, handlers);
+    const w = new EtcdWatch(this, this.watchStream, prefix, handlers);
     this.watches.add(w);
     w.start(fromRevision);
     return w;
@@ -444,260 +442,5 @@ export class Etcd3Storage implements Storage {
     this.closed = true;
     for (const w of [...this.watches]) w.stop();
     this.client.close();
-  }
-}
-
-/** One etcd watch stream per storage watch, re-established from the last delivered revision when lost. */
-class EtcdWatch implements StorageWatch {
-  private stopped = false;
-  private stream: WatchStream | undefined;
-  /** Bumped for every stream, so late callbacks of an abandoned stream are ignored. */
-  private generation = 0;
-  /** Every change up to and including this revision has been delivered (or was before the watch's start). */
-  private lastRevision = 0;
-  private everConnected = false;
-  private connected = false;
-  private disconnectedSince: number | undefined;
-  private backoffMs = 100;
-  private createTimer: NodeJS.Timeout | undefined;
-  private retryTimer: NodeJS.Timeout | undefined;
-  private progressTimer: NodeJS.Timeout | undefined;
-  /** The store revision when etcd created the watcher; until an event reaches it, etcd may still be catching up. */
-  private createdAtRevision = 0;
-  private synced = false;
-  private eventsSinceProgressTick = 0;
-  private readonly rangeEnd: Buffer | undefined;
-
-  constructor(
-    private readonly storage: Etcd3Storage,
-    private readonly prefix: string,
-    private readonly handlers: WatchHandlers,
-  ) {
-    this.rangeEnd = prefix.endsWith('/') ? prefixRangeEnd(Buffer.from(prefix)) : undefined;
-  }
-
-  start(fromRevision: string): void {
-    let from: number | undefined;
-    try {
-      from = parseRevision(this.prefix, fromRevision);
-    } catch (err) {
-      this.failLater(err as StorageError);
-      return;
-    }
-    if (this.storage.isClosed) {
-      this.failLater(new StorageError('Unavailable', this.prefix, `etcd storage for ${this.storage.endpointText} is closed`));
-      return;
-    }
-    if (from === undefined) {
-      void this.startFromNow();
-      return;
-    }
-    this.lastRevision = from;
-    this.startProgressTimer();
-    void this.connect();
-  }
-
-  /** kube-apiserver's watch from "0": the current state as ADDED events, then changes after the list's revision. */
-  private async startFromNow(): Promise<void> {
-    let state: ListResult;
-    try {
-      state = await this.storage.list(this.prefix);
-    } catch (err) {
-      this.fail(err instanceof StorageError ? err : this.storage.unavailable('watch', this.prefix, err));
-      return;
-    }
-    if (this.stopped) return;
-    for (const object of state.items) {
-      this.handlers.onEvent({ type: 'ADDED', object });
-      if (this.stopped) return;
-    }
-    this.lastRevision = Number(state.resourceVersion);
-    this.startProgressTimer();
-    void this.connect();
-  }
-
-  private startProgressTimer(): void {
-    const every = this.storage.progressIntervalMs;
-    if (every <= 0 || !this.handlers.onProgress) return;
-    this.progressTimer = setInterval(() => {
-      // Only quiet, caught-up watches ask: etcd 3.4 may answer a progress request ahead of events still in
-      // flight on a busy stream (etcd-io/etcd#15220), and the revision is only reported, never resumed from.
-      const quiet = this.eventsSinceProgressTick === 0;
-      this.eventsSinceProgressTick = 0;
-      if (quiet && this.connected && this.synced && this.stream) {
-        try {
-          this.stream.write({ progress_request: {} });
-        } catch {
-          // the stream is going away; its error handler reconnects
-        }
-      }
-    }, every);
-    this.progressTimer.unref();
-  }
-
-  private async connect(): Promise<void> {
-    if (this.stopped) return;
-    const generation = ++this.generation;
-    let stream: WatchStream;
-    try {
-      stream = await this.storage.client.watchClient.watch();
-    } catch (err) {
-      this.lost(generation, err);
-      return;
-    }
-    if (this.stopped || generation !== this.generation) {
-      closeStream(stream);
-      return;
-    }
-    this.stream = stream;
-    stream.on('data', (res: IWatchResponse) => {
-      if (generation === this.generation && !this.stopped) this.onResponse(generation, res);
-    });
-    stream.on('error', (err: Error) => this.lost(generation, err));
-    stream.on('end', () => this.lost(generation, new Error('etcd ended the watch stream')));
-    this.createTimer = setTimeout(
-      () => this.lost(generation, new Error(`etcd did not confirm the watch within ${this.storage.requestTimeoutMs}ms`)),
-      this.storage.requestTimeoutMs,
-    );
-    try {
-      stream.write({
-        create_request: {
-          key: Buffer.from(this.prefix),
-          range_end: this.rangeEnd,
-          start_revision: String(this.lastRevision + 1),
-          prev_kv: true,
-          progress_notify: true,
-        },
-      });
-    } catch (err) {
-      this.lost(generation, err);
-    }
-  }
-
-  private onResponse(generation: number, res: IWatchResponse): void {
-    if (res.created) {
-      clearTimeout(this.createTimer);
-      this.connected = true;
-      this.everConnected = true;
-      this.disconnectedSince = undefined;
-      this.backoffMs = 100;
-      this.createdAtRevision = Number(res.header.revision);
-      this.synced = this.lastRevision >= this.createdAtRevision;
-    }
-    if (res.canceled) {
-      const compactRevision = Number(res.compact_revision);
-      if (compactRevision > 0) {
-        this.fail(watchTooOld(this.prefix, this.lastRevision, compactRevision));
-      } else {
-        this.lost(generation, new Error(`etcd canceled the watch: ${res.cancel_reason || 'no reason given'}`));
-      }
-      return;
-    }
-    if (res.events.length > 0) {
-      // All events of one revision come in one response; anything at or below the floor was delivered before
-      // a reconnect already.
-      const floor = this.lastRevision;
-      for (const ev of res.events) {
-        const revision = Number(ev.kv.mod_revision);
-        if (revision <= floor) continue;
-        const event = this.toEvent(ev.type, ev.kv, ev.prev_kv);
-        if (event instanceof StorageError) {
-          this.fail(event);
-          return;
-        }
-        this.lastRevision = Math.max(this.lastRevision, revision);
-        if (revision >= this.createdAtRevision) this.synced = true;
-        this.eventsSinceProgressTick++;
-        this.handlers.onEvent(event);
-        if (this.stopped || generation !== this.generation) return;
-      }
-      return;
-    }
-    if (!res.created && this.synced) {
-      // a progress notification: every event up to header.revision has been sent
-      this.handlers.onProgress?.(String(Math.max(Number(res.header.revision), this.lastRevision)));
-    }
-  }
-
-  private toEvent(type: IWatchResponse['events'][number]['type'], kv: IKeyValue, prevKv: IKeyValue | undefined): StorageEvent | StorageError {
-    const key = kv.key.toString('utf8');
-    try {
-      if (type === 'Delete') {
-        if (!prevKv || prevKv.value.length === 0) {
-          // as kube-apiserver's watcher: without the previous value there is no object to report
-          return new StorageError('InvalidObject', key, `etcd event received with PrevKv=nil (key=${JSON.stringify(key)}, modRevision=${kv.mod_revision}, type=DELETE)`);
-        }
-        const prev = decodeObject(key, prevKv.value.toString('utf8'), Number(prevKv.mod_revision));
-        return { type: 'DELETED', object: decodeObject(key, prevKv.value.toString('utf8'), Number(kv.mod_revision)), prevObject: prev };
-      }
-      const object = decodeObject(key, kv.value.toString('utf8'), Number(kv.mod_revision));
-      if (kv.create_revision === kv.mod_revision) return { type: 'ADDED', object };
-      const event: StorageEvent = { type: 'MODIFIED', object };
-      if (prevKv && prevKv.value.length > 0) event.prevObject = decodeObject(key, prevKv.value.toString('utf8'), Number(prevKv.mod_revision));
-      return event;
-    } catch (err) {
-      return err instanceof StorageError ? err : new StorageError('InvalidObject', key, errorMessage(err));
-    }
-  }
-
-  /** The stream of this generation broke: reconnect from the last revision, or give up after the window. */
-  private lost(generation: number, err: unknown): void {
-    if (this.stopped || generation !== this.generation) return;
-    this.generation++;
-    this.connected = false;
-    clearTimeout(this.createTimer);
-    if (this.stream) closeStream(this.stream);
-    this.stream = undefined;
-    const now = Date.now();
-    this.disconnectedSince ??= now;
-    const window = this.everConnected ? this.storage.watchReconnectTimeoutMs : this.storage.requestTimeoutMs;
-    const down = now - this.disconnectedSince;
-    if (this.storage.isClosed || down >= window) {
-      const why = this.storage.isClosed ? 'storage closed' : `no watch stream for ${down}ms`;
-      this.fail(this.storage.unavailable('watch', this.prefix, new Error(`${why}: ${errorMessage(err)}`)));
-      return;
-    }
-    const delay = Math.min(this.backoffMs, window - down);
-    this.backoffMs = Math.min(this.backoffMs * 2, 1000);
-    this.retryTimer = setTimeout(() => void this.connect(), delay);
-  }
-
-  private failLater(err: StorageError): void {
-    queueMicrotask(() => this.fail(err));
-  }
-
-  private fail(err: StorageError): void {
-    if (this.stopped) return;
-    this.stop();
-    this.handlers.onError(err);
-  }
-
-  stop(): void {
-    if (this.stopped) return;
-    this.stopped = true;
-    this.generation++;
-    clearTimeout(this.createTimer);
-    clearTimeout(this.retryTimer);
-    if (this.progressTimer) clearInterval(this.progressTimer);
-    if (this.stream) closeStream(this.stream);
-    this.stream = undefined;
-    this.storage.forgetWatch(this);
-  }
-}
-
-/**
- * Ends our side first: the etcd3 client resets every gRPC client of the host when a still-writable watch stream
- * errors, and a cancel we asked for must not look like a failure to it.
- */
-function closeStream(stream: WatchStream): void {
-  try {
-    stream.end();
-  } catch {
-    // already ended
-  }
-  try {
-    stream.cancel();
-  } catch {
-    // already cancelled
   }
 }

@@ -1,0 +1,283 @@
+// The shared watch stream's bookkeeping against a scripted etcd: which answer belongs to which watcher, what is
+// cancelled, which progress reports reach whom, where each watcher resumes. The real etcd's side of the same is
+// test/storage/etcd3-watch-stream.test.ts.
+import { EventEmitter } from 'node:events';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import type { Etcd3, IKeyValue, IWatchRequest, IWatchResponse } from 'etcd3';
+import { EtcdWatch, SharedWatchStream, type WatchedStorage } from './etcd3-watch.js';
+import { StorageError, type ListResult, type StorageEvent } from './interface.js';
+
+/** A gRPC watch stream whose answers the test writes. */
+class ScriptedStream extends EventEmitter {
+  readonly requests: IWatchRequest[] = [];
+  writable = true;
+  closed = false;
+  write(req: IWatchRequest): boolean {
+    this.requests.push(req);
+    return true;
+  }
+  end(): void {
+    this.writable = false;
+  }
+  cancel(): void {
+    this.closed = true;
+  }
+  answer(res: Partial<IWatchResponse> & { watch_id: string }, revision = 10): void {
+    this.emit('data', { header: { revision: String(revision) }, created: false, canceled: false, compact_revision: '0', cancel_reason: '', fragment: false, events: [], ...res });
+  }
+  creates(): Array<string | number | undefined> {
+    return this.requests.filter((r) => r.create_request).map((r) => r.create_request!.start_revision);
+  }
+  cancels(): Array<string | number | undefined> {
+    return this.requests.filter((r) => r.cancel_request).map((r) => r.cancel_request!.watch_id);
+  }
+  progressRequests(): number {
+    return this.requests.filter((r) => r.progress_request).length;
+  }
+}
+
+const put = (name: string, revision: number, created = revision): IWatchResponse['events'][number] => ({
+  type: 'Put',
+  kv: { key: Buffer.from(`/registry/cm/ns/${name}`), value: Buffer.from(`{"metadata":{"name":"${name}"}}`), mod_revision: String(revision), create_revision: String(created), version: '1', lease: '0' },
+  // a create has no previous value; the package's type does not say that the field can be absent
+  prev_kv: undefined as unknown as IKeyValue,
+});
+
+interface Recorded {
+  events: string[];
+  errors: StorageError[];
+  progress: string[];
+}
+
+let streams: ScriptedStream[];
+let storage: WatchedStorage;
+let shared: SharedWatchStream;
+
+function watch(prefix: string, from: string, withProgress = true): { w: EtcdWatch; seen: Recorded } {
+  const seen: Recorded = { events: [], errors: [], progress: [] };
+  const w = new EtcdWatch(storage, shared, prefix, {
+    onEvent: (e: StorageEvent) => seen.events.push(`${e.type} ${e.object.metadata?.name} ${e.object.metadata?.resourceVersion}`),
+    onError: (e) => seen.errors.push(e),
+    ...(withProgress ? { onProgress: (rv: string) => seen.progress.push(rv) } : {}),
+  });
+  w.start(from);
+  return { w, seen };
+}
+
+/** Lets the stream's opening (a promise) and anything queued behind it run. */
+const settle = (): Promise<void> => jest.advanceTimersByTimeAsync(0);
+
+beforeEach(() => {
+  jest.useFakeTimers();
+  streams = [];
+  const client = {
+    watchClient: {
+      watch: async (): Promise<ScriptedStream> => {
+        const s = new ScriptedStream();
+        streams.push(s);
+        return s;
+      },
+    },
+  };
+  storage = {
+    // only watchClient.watch() is used by the watch code; the rest of Etcd3 is not needed here
+    client: client as unknown as Etcd3,
+    endpointText: 'http://etcd:2379',
+    requestTimeoutMs: 1000,
+    watchReconnectTimeoutMs: 5000,
+    progressIntervalMs: 100,
+    isClosed: false,
+    unavailable: (what, key, err) => new StorageError('Unavailable', key, `etcd http://etcd:2379 is unavailable (${what} ${key}): ${err instanceof Error ? err.message : String(err)}`),
+    list: async (): Promise<ListResult> => ({ items: [], resourceVersion: '5' }),
+    forgetWatch: () => {},
+  };
+  shared = new SharedWatchStream(storage);
+});
+afterEach(() => {
+  jest.useRealTimers();
+});
+
+describe('SharedWatchStream', () => {
+  it('opens one stream for every watch and pairs created answers with creates in the order they were sent', async () => {
+    const a = watch('/registry/cm/a/', '5');
+    const b = watch('/registry/cm/b/', '7');
+    await settle();
+    expect(streams).toHaveLength(1);
+    const s = streams[0]!;
+    expect(s.creates()).toEqual(['6', '8']);
+    s.answer({ watch_id: '0', created: true });
+    s.answer({ watch_id: '1', created: true });
+    s.answer({ watch_id: '1', events: [put('b1', 11)] }, 11);
+    s.answer({ watch_id: '0', events: [put('a1', 12)] }, 12);
+    expect(a.seen.events).toEqual(['ADDED a1 12']);
+    expect(b.seen.events).toEqual(['ADDED b1 11']);
+    const c = watch('/registry/cm/c/', '12');
+    expect(streams).toHaveLength(1);
+    expect(s.creates()).toEqual(['6', '8', '13']);
+  });
+
+  it('retries only the watch whose create etcd refused (watch id -1), on the same stream', async () => {
+    const a = watch('/registry/cm/a/', '5');
+    const b = watch('/registry/cm/b/', '5');
+    await settle();
+    const s = streams[0]!;
+    s.answer({ watch_id: '-1', created: true, canceled: true, cancel_reason: 'etcdserver: permission denied' });
+    s.answer({ watch_id: '0', created: true });
+    s.answer({ watch_id: '0', events: [put('b1', 11)] }, 11);
+    expect(b.seen.events).toEqual(['ADDED b1 11']);
+    await jest.advanceTimersByTimeAsync(100);
+    expect(streams).toHaveLength(1);
+    expect(s.creates()).toEqual(['6', '6', '6']);
+    s.answer({ watch_id: '1', created: true });
+    s.answer({ watch_id: '1', events: [put('a1', 12)] }, 12);
+    expect(a.seen.events).toEqual(['ADDED a1 12']);
+    expect([...a.seen.errors, ...b.seen.errors]).toEqual([]);
+  });
+
+  it('ends a watch whose create etcd keeps refusing with Unavailable naming the reason once its window has passed', async () => {
+    const a = watch('/registry/cm/a/', '5');
+    await settle();
+    for (let i = 0; a.seen.errors.length === 0 && i < 50; i++) {
+      streams[0]!.answer({ watch_id: '-1', created: true, canceled: true, cancel_reason: 'etcdserver: permission denied' });
+      await jest.advanceTimersByTimeAsync(1000);
+    }
+    expect(a.seen.errors.map((e) => e.code)).toEqual(['Unavailable']);
+    expect(a.seen.errors[0]!.message).toMatch(/^etcd http:\/\/etcd:2379 is unavailable \(watch \/registry\/cm\/a\/\): no watch stream for \d+ms: etcd canceled the watch: etcdserver: permission denied$/);
+  });
+
+  it('cancels on etcd a watch stopped before its created answer, and a stopped created one, delivering neither anything more', async () => {
+    const a = watch('/registry/cm/a/', '5');
+    const b = watch('/registry/cm/b/', '5');
+    const c = watch('/registry/cm/c/', '5');
+    await settle();
+    const s = streams[0]!;
+    a.w.stop();
+    s.answer({ watch_id: '0', created: true });
+    s.answer({ watch_id: '1', created: true });
+    s.answer({ watch_id: '2', created: true });
+    expect(s.cancels()).toEqual(['0']);
+    b.w.stop();
+    expect(s.cancels()).toEqual(['0', '1']);
+    s.answer({ watch_id: '1', events: [put('late', 11)] }, 11);
+    s.answer({ watch_id: '1', canceled: true });
+    s.answer({ watch_id: '2', events: [put('c1', 12)] }, 12);
+    expect(a.seen.events).toEqual([]);
+    expect(b.seen.events).toEqual([]);
+    expect(c.seen.events).toEqual(['ADDED c1 12']);
+    expect(s.closed).toBe(false);
+    c.w.stop();
+    // the last one gone: the stream is closed, our side ended first
+    expect(s.closed).toBe(true);
+    expect(s.writable).toBe(false);
+    watch('/registry/cm/d/', '5');
+    await settle();
+    expect(streams).toHaveLength(2);
+  });
+
+  it('ends only the compacted watch with ResourceVersionTooOld, cancelling its watcher on etcd', async () => {
+    const a = watch('/registry/cm/a/', '5');
+    const b = watch('/registry/cm/b/', '5');
+    await settle();
+    const s = streams[0]!;
+    s.answer({ watch_id: '0', created: true });
+    s.answer({ watch_id: '1', created: true });
+    s.answer({ watch_id: '0', canceled: true, compact_revision: '9' });
+    expect(a.seen.errors.map((e) => [e.code, e.message])).toEqual([['ResourceVersionTooOld', 'too old resource version: 5 (9)']]);
+    expect(s.cancels()).toEqual(['0']);
+    s.answer({ watch_id: '1', events: [put('b1', 11)] }, 11);
+    expect(b.seen.events).toEqual(['ADDED b1 11']);
+    expect(b.seen.errors).toEqual([]);
+  });
+
+  it('brings every watch back on a new stream after the stream fails, each from its own last revision, without repeats', async () => {
+    const a = watch('/registry/cm/a/', '5');
+    const b = watch('/registry/cm/b/', '5');
+    await settle();
+    const s = streams[0]!;
+    s.answer({ watch_id: '0', created: true });
+    s.answer({ watch_id: '1', created: true });
+    s.answer({ watch_id: '0', events: [put('a1', 11)] }, 11);
+    s.answer({ watch_id: '1', events: [put('b1', 12)] }, 12);
+    s.answer({ watch_id: '0', events: [put('a2', 13)] }, 13);
+    s.emit('error', new Error('14 UNAVAILABLE: Connection dropped'));
+    expect(s.closed).toBe(true);
+    await jest.advanceTimersByTimeAsync(100);
+    expect(streams).toHaveLength(2);
+    const s2 = streams[1]!;
+    expect(s2.creates().sort()).toEqual(['13', '14']);
+    const aFirst = s2.creates()[0] === '14';
+    s2.answer({ watch_id: '0', created: true }, 20);
+    s2.answer({ watch_id: '1', created: true }, 20);
+    const [ida, idb] = aFirst ? ['0', '1'] : ['1', '0'];
+    // an etcd that repeats what was delivered before: dropped
+    s2.answer({ watch_id: ida, events: [put('a2', 13), put('a3', 15)] }, 15);
+    s2.answer({ watch_id: idb, events: [put('b2', 16)] }, 16);
+    // a late answer of the old stream: ignored
+    s.answer({ watch_id: '0', events: [put('old', 17)] }, 17);
+    expect(a.seen.events).toEqual(['ADDED a1 11', 'ADDED a2 13', 'ADDED a3 15']);
+    expect(b.seen.events).toEqual(['ADDED b1 12', 'ADDED b2 16']);
+    expect([...a.seen.errors, ...b.seen.errors]).toEqual([]);
+  });
+
+  it('treats a create etcd does not confirm within requestTimeoutMs as a lost stream', async () => {
+    const a = watch('/registry/cm/a/', '5');
+    await settle();
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(streams[0]!.closed).toBe(true);
+    await jest.advanceTimersByTimeAsync(100);
+    expect(streams).toHaveLength(2);
+    // never confirmed, so its window is requestTimeoutMs: it gives up with the reason
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(a.seen.errors.map((e) => e.code)).toEqual(['Unavailable']);
+    expect(a.seen.errors[0]!.message).toContain('etcd did not confirm the watch within 1000ms');
+  });
+});
+
+describe('SharedWatchStream progress', () => {
+  it('asks once per interval for all watches and reports the answer only to quiet, caught-up ones without an event since', async () => {
+    const quiet = watch('/registry/cm/q/', '9');
+    const busy = watch('/registry/cm/b/', '9');
+    const behind = watch('/registry/cm/old/', '2');
+    const eventBetween = watch('/registry/cm/e/', '9');
+    const noHandler = watch('/registry/cm/n/', '9', false);
+    await settle();
+    const s = streams[0]!;
+    for (const id of ['0', '1', '2', '3', '4']) s.answer({ watch_id: id, created: true }, 9);
+    // the first tick only starts the quiet interval of watchers created since the last one
+    await jest.advanceTimersByTimeAsync(100);
+    expect(s.progressRequests()).toBe(0);
+    s.answer({ watch_id: '1', events: [put('b1', 10)] }, 10);
+    await jest.advanceTimersByTimeAsync(100);
+    expect(s.progressRequests()).toBe(1);
+    // a second tick while the first request is unanswered sends nothing more
+    await jest.advanceTimersByTimeAsync(100);
+    expect(s.progressRequests()).toBe(1);
+    s.answer({ watch_id: '3', events: [put('e1', 11)] }, 11);
+    s.answer({ watch_id: '-1' }, 12);
+    expect(quiet.seen.progress).toEqual(['12']);
+    expect(busy.seen.progress).toEqual([]);
+    expect(behind.seen.progress).toEqual([]);
+    expect(eventBetween.seen.progress).toEqual([]);
+    expect(noHandler.seen.progress).toEqual([]);
+    // a watcher's own progress notification (its id) is its own, once it is caught up
+    s.answer({ watch_id: '1' }, 13);
+    s.answer({ watch_id: '2' }, 13);
+    expect(busy.seen.progress).toEqual(['13']);
+    expect(behind.seen.progress).toEqual([]);
+  });
+
+  it('sends no progress requests when no watch wants progress, and none when the interval is 0', async () => {
+    watch('/registry/cm/n/', '9', false);
+    await settle();
+    streams[0]!.answer({ watch_id: '0', created: true }, 9);
+    await jest.advanceTimersByTimeAsync(500);
+    expect(streams[0]!.progressRequests()).toBe(0);
+    storage = { ...storage, progressIntervalMs: 0 };
+    shared = new SharedWatchStream(storage);
+    watch('/registry/cm/q/', '9');
+    await settle();
+    streams[1]!.answer({ watch_id: '0', created: true }, 9);
+    await jest.advanceTimersByTimeAsync(500);
+    expect(streams[1]!.progressRequests()).toBe(0);
+  });
+});
