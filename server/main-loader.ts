@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { readFileSync } from 'node:fs';
 import { prewarmCertWorker } from '../certs/cert-worker-prewarm.js';
+import { certWorkerEnabled } from '../certs/cert-worker-switch.js';
 import { debugCompileCache, locateCodeCache, readCodeCache, writeCodeCache, type BundleIdentity } from './code-cache.js';
 import type * as ServerMain from './main.js';
 
@@ -74,10 +75,9 @@ function loadServerBundle(): ServerModule {
 }
 
 // A server start (`node dist/server/main.cjs` or main.js) with a fresh --cert-dir starts its certificate worker now
-// (when enabled: certs/bundle-off-thread.ts certWorkerEnabled),
-// so that it loads its x509 code on the other core while this thread loads the server bundle.
+// (unless KAH_CERT_WORKER=0), so that it loads its x509 code on the other core while this thread loads the server bundle.
 const startedAsServer = process.argv[1] !== undefined && ['main.cjs', 'main.js'].some((f) => path.resolve(process.argv[1]!) === path.join(path.dirname(loaderFile), f));
-if (startedAsServer && process.env['KAH_CERT_WORKER'] === '1') prewarmCertWorker(path.join(path.dirname(loaderFile), 'cert-worker.cjs'), process.argv.slice(2));
+if (startedAsServer && certWorkerEnabled()) prewarmCertWorker(path.join(path.dirname(loaderFile), 'cert-worker.cjs'), process.argv.slice(2));
 
 const server = loadServerBundle();
 
