@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 // selfsigned (and its x509 stack) loads only when a certificate is generated: a restart that reuses --cert-dir
 // never pays for it.
 const loadSelfsigned = () => import('selfsigned');
-import { newP256KeyPair } from './key-pair.js';
+import { certificateKeyOptions } from './key-pair.js';
 import { escapeDnValue, validityWindow, type CertKeyPair, type ValidityOptions } from './ca.js';
 import { defaultServingHosts } from './serving-hosts.js';
 
@@ -45,7 +45,7 @@ export async function issueServingCert(ca: CertKeyPair, opts: ServingCertOptions
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',
-    keyPair: newP256KeyPair(),
+    ...certificateKeyOptions(),
     ca: { key: ca.key, cert: ca.cert },
     ...validityWindow(opts, 365),
     extensions: [
@@ -71,7 +71,7 @@ export async function issueClientCert(ca: CertKeyPair, opts: ClientCertOptions):
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',
-    keyPair: newP256KeyPair(),
+    ...certificateKeyOptions(),
     ca: { key: ca.key, cert: ca.cert },
     ...validityWindow(opts, 365),
     extensions: [
