@@ -2,9 +2,9 @@
 // certificate worker does (certs/bundle-off-thread.ts): by process.exit, by worker.terminate() then process.exit, or
 // by an uncaught exception. Node 20 aborts the process (SIGABRT, "FATAL ERROR: v8::ToLocalChecked Empty MaybeLocal"
 // in KeyObjectHandle::Create) when an asynchronous key generation completes on a worker that is being torn down, which
-// is why the keys are generated synchronously (certs/key-pair.ts). The worker here generates the bundle's
+// is why a worker thread makes its keys synchronously (certs/key-pair.ts). The worker here generates the bundle's
 // certificates in a loop, with the code the build compiled (dist/certs, `npm run build`), so that every end falls
-// while it generates; with selfsigned's own asynchronous key generation about one end in ten aborted.
+// while it generates; with selfsigned's own asynchronous key generation 21 of 360 such ends aborted.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';

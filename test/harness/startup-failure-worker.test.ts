@@ -2,7 +2,7 @@
 // worker on (the default; KAH_CERT_WORKER=0 turns it off): node 20 aborts the process (SIGABRT, "FATAL ERROR:
 // v8::ToLocalChecked Empty MaybeLocal" in a key generation job's completion on the worker thread) when it exits while
 // the worker's asynchronous key generation is in flight; 11 of 60 such starts aborted under load, also when the
-// worker was terminated first. The keys are now generated synchronously (certs/key-pair.ts); certs/cert-worker-exit.test.ts
+// worker was terminated first. A worker thread now makes its keys synchronously (certs/key-pair.ts); certs/cert-worker-exit.test.ts
 // holds the mechanism itself.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
