@@ -10,6 +10,7 @@ import { debuglog } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { ensureServingBundle, servingBundlePaths, type ServingBundleOptions, type ServingBundleResult } from './bundle.js';
 import { discardPrewarmedCertWorker, takePrewarmedCertWorker } from './cert-worker-prewarm.js';
+import { certWorkerEnabled } from './cert-worker-switch.js';
 
 /** NODE_DEBUG=kah_cert_worker: how each start got its certificates, and how long it waited for the worker */
 const debugCertWorker = debuglog('kah_cert_worker');
@@ -33,17 +34,7 @@ export interface OffThreadOptions extends ServingBundleOptions {
   onMode?: (mode: 'worker' | 'in-thread' | 'fallback', why?: string) => void;
 }
 
-/**
- * Whether a server start may generate its certificates on the worker thread: only with KAH_CERT_WORKER=1. Node 20
- * aborts the process (SIGABRT in a crypto job's completion on the worker thread) when it exits while the worker still
- * generates keys, which a start failing early (a bad admission configuration, a signal) did in about one start of
- * five under load; terminating the worker first does not avoid it. Until that is solved the default is in-thread.
- */
-export function certWorkerEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env['KAH_CERT_WORKER'] === '1';
-}
-
-/** The worker beside the server bundle (dist/server/cert-worker.cjs), when this code runs from it and it is enabled. */
+/** The worker beside the server bundle (dist/server/cert-worker.cjs), when this code runs from it and it is on (KAH_CERT_WORKER). */
 export function defaultCertWorkerFile(): string | undefined {
   if (!certWorkerEnabled()) return undefined;
   // in the server bundle import.meta.url is dist/server/server.cjs; from tsc's output there is no worker beside it

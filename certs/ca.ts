@@ -3,6 +3,7 @@
 // selfsigned (and its x509 stack) loads only when a certificate is generated: a restart that reuses --cert-dir
 // never pays for it.
 const loadSelfsigned = () => import('selfsigned');
+import { certificateKeyOptions } from './key-pair.js';
 
 /** A PEM certificate and its PEM (PKCS#8) private key. */
 export interface CertKeyPair {
@@ -46,6 +47,7 @@ export async function generateCA(opts: CAOptions = {}): Promise<CertKeyPair> {
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',
+    ...certificateKeyOptions(),
     ...validityWindow(opts, 3650),
     extensions: [
       { name: 'basicConstraints', cA: true, critical: true },

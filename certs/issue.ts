@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 // selfsigned (and its x509 stack) loads only when a certificate is generated: a restart that reuses --cert-dir
 // never pays for it.
 const loadSelfsigned = () => import('selfsigned');
+import { certificateKeyOptions } from './key-pair.js';
 import { escapeDnValue, validityWindow, type CertKeyPair, type ValidityOptions } from './ca.js';
 import { defaultServingHosts } from './serving-hosts.js';
 
@@ -44,6 +45,7 @@ export async function issueServingCert(ca: CertKeyPair, opts: ServingCertOptions
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',
+    ...certificateKeyOptions(),
     ca: { key: ca.key, cert: ca.cert },
     ...validityWindow(opts, 365),
     extensions: [
@@ -69,6 +71,7 @@ export async function issueClientCert(ca: CertKeyPair, opts: ClientCertOptions):
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',
+    ...certificateKeyOptions(),
     ca: { key: ca.key, cert: ca.cert },
     ...validityWindow(opts, 365),
     extensions: [

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { readFileSync } from 'node:fs';
 import { prewarmCertWorker } from '../certs/cert-worker-prewarm.js';
+import { certWorkerEnabled } from '../certs/cert-worker-switch.js';
 import { debugCompileCache, locateCodeCache, readCodeCache, writeCodeCache, type BundleIdentity } from './code-cache.js';
 import type * as ServerMain from './main.js';
 
@@ -73,11 +74,27 @@ function loadServerBundle(): ServerModule {
   return module.exports;
 }
 
-// A server start (`node dist/server/main.cjs` or main.js) with a fresh --cert-dir starts its certificate worker now
-// (when enabled: certs/bundle-off-thread.ts certWorkerEnabled),
-// so that it loads its x509 code on the other core while this thread loads the server bundle.
 const startedAsServer = process.argv[1] !== undefined && ['main.cjs', 'main.js'].some((f) => path.resolve(process.argv[1]!) === path.join(path.dirname(loaderFile), f));
-if (startedAsServer && process.env['KAH_CERT_WORKER'] === '1') prewarmCertWorker(path.join(path.dirname(loaderFile), 'cert-worker.cjs'), process.argv.slice(2));
+
+/**
+ * A server start handles SIGTERM and SIGINT from here on, not only once runServer (server/main.ts) has installed its
+ * handlers: without a listener the signal's default action kills the process at once (an exit by the signal, not 0),
+ * which a signal sent while the server bundle loads (≈ 100 ms) met. A signal that arrives during the bundle's
+ * synchronous load is handled once it has loaded, by runServer's handlers (installed in the same tick): "shutting
+ * down", exit 0, as for any signal before the server exists.
+ */
+function stopBeforeServerLoaded(signal: NodeJS.Signals): void {
+  process.stdout.write(JSON.stringify({ ts: new Date().toISOString(), level: 'info', msg: 'shutting down', signal }) + '\n');
+  process.exit(0);
+}
+if (startedAsServer) {
+  process.on('SIGTERM', stopBeforeServerLoaded);
+  process.on('SIGINT', stopBeforeServerLoaded);
+}
+
+// A server start (`node dist/server/main.cjs` or main.js) with a fresh --cert-dir starts its certificate worker now
+// (unless KAH_CERT_WORKER=0), so that it loads its x509 code on the other core while this thread loads the server bundle.
+if (startedAsServer && certWorkerEnabled()) prewarmCertWorker(path.join(path.dirname(loaderFile), 'cert-worker.cjs'), process.argv.slice(2));
 
 const server = loadServerBundle();
 
@@ -90,7 +107,12 @@ export const { StartupError, loadAdmissionConfig, staticManifestDirs, startFromO
  * later (the rest of the bootstrap writes, request handling) is compiled lazily as without a cache.
  */
 export async function runServer(argv: string[]): Promise<Awaited<ReturnType<ServerModule['runServer']>>> {
-  const started = await server.runServer(argv);
+  const running = server.runServer(argv);
+  // Its own signal handlers are in place by now (before its first await): removed only now, this one leaves no moment
+  // without a listener, in which node would stop watching the signal and lose one already received.
+  process.off('SIGTERM', stopBeforeServerLoaded);
+  process.off('SIGINT', stopBeforeServerLoaded);
+  const started = await running;
   const write = pendingWrite;
   pendingWrite = undefined;
   if (started && write) write();

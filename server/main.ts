@@ -313,7 +313,8 @@ export async function runServer(argv: string[]): Promise<ApiServer | undefined> 
   for (const w of parsed.warnings) process.stderr.write(`Warning: ${w}\n`);
   // The handlers are in place before the start: a SIGTERM sent the moment "Serving securely" is read (or earlier)
   // must not meet the default action, which kills the process with no shutdown; kube-apiserver also handles the
-  // signal from its first line. Before the server exists there is nothing to drain: the process ends at once.
+  // signal from its first line. Before the server exists there is nothing to drain: the process ends at once. They are
+  // installed before the first await: server/main-loader.ts's handlers, which cover the load of this bundle, step aside then.
   let server: ApiServer | undefined;
   let stopping = false;
   const stop = (signal: string) => {
