@@ -1,9 +1,9 @@
 // A self-signed certificate authority for the apiserver's serving and client certificates. EC P-256 with
 // SHA-256: generated in milliseconds, and accepted by Node's TLS, Go clients (kubectl) and client-node.
+import { certificateKeyOptions } from './key-pair.js';
 // selfsigned (and its x509 stack) loads only when a certificate is generated: a restart that reuses --cert-dir
 // never pays for it.
 const loadSelfsigned = () => import('selfsigned');
-import { certificateKeyOptions } from './key-pair.js';
 
 /** A PEM certificate and its PEM (PKCS#8) private key. */
 export interface CertKeyPair {

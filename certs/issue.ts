@@ -1,10 +1,10 @@
 // Leaf certificates signed by a CertKeyPair CA: serving certificates (serverAuth, SANs for names and IPs) and
 // client certificates whose subject kube-apiserver's x509 authenticator reads as user (CN) and groups (O).
 import { isIP } from 'node:net';
+import { certificateKeyOptions } from './key-pair.js';
 // selfsigned (and its x509 stack) loads only when a certificate is generated: a restart that reuses --cert-dir
 // never pays for it.
 const loadSelfsigned = () => import('selfsigned');
-import { certificateKeyOptions } from './key-pair.js';
 import { escapeDnValue, validityWindow, type CertKeyPair, type ValidityOptions } from './ca.js';
 import { defaultServingHosts } from './serving-hosts.js';
 
