@@ -82,7 +82,7 @@ export function locateCodeCache(bundleFile: string, env: NodeJS.ProcessEnv): Cod
     return { disabled: `cannot use ${where.dir}: ${(err as Error).message}` };
   }
   const name = createHash('sha256').update(path.resolve(bundleFile)).digest('hex').slice(0, 16);
-  return { file: path.join(dir, `${path.basename(bundleFile)}-${name}.v8cache`) };
+  return { file: path.join(dir, `${path.basename(bundleFile)}-${name}${cacheSuffix}`) };
 }
 
 /**
@@ -113,7 +113,8 @@ export function readCodeCache(file: string, bundle: BundleIdentity): { data: Buf
 
 /**
  * Writes the cache atomically: a temp file beside it, renamed over it. Synchronous, so that it is done before the
- * server answers anything. Temp files a killed writer left (older than a minute) go first.
+ * server answers anything. Temp files a killed writer left (older than a minute) go first; caches of the same bundle
+ * name at other locations beyond the newest few go after (see pruneOtherLocations).
  */
 export function writeCodeCache(file: string, bundle: BundleIdentity, data: Buffer): void {
   const header = Buffer.alloc(headerBytes);
@@ -130,9 +131,38 @@ export function writeCodeCache(file: string, bundle: BundleIdentity, data: Buffe
     rmSync(tmp, { force: true });
     throw err;
   }
+  pruneOtherLocations(file);
+}
+
+/** How many caches of one bundle name (one per install location) a runtime's directory keeps. */
+export const cachesKeptPerBundleName = 8;
+
+/**
+ * A cache file is named by its bundle's location, so every install (a throwaway project, a CI checkout) leaves one of
+ * 2–3 MB. Once a new one is written, the oldest written of the same bundle name beyond cachesKeptPerBundleName go: an
+ * install whose cache went merely writes it again on its next start.
+ */
+function pruneOtherLocations(file: string): void {
+  const dir = path.dirname(file);
+  const own = path.basename(file);
+  const dash = own.lastIndexOf('-');
+  if (dash < 0) return; // not named by locateCodeCache: no siblings to tell apart
+  const prefix = own.slice(0, dash + 1);
+  const others: Array<{ name: string; mtimeMs: number }> = [];
+  for (const name of readdirSync(dir)) {
+    if (name === own || !name.startsWith(prefix) || !name.endsWith(cacheSuffix)) continue;
+    try {
+      others.push({ name, mtimeMs: statSync(path.join(dir, name)).mtimeMs });
+    } catch {
+      // removed meanwhile by another writer
+    }
+  }
+  others.sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const { name } of others.slice(cachesKeptPerBundleName - 1)) rmSync(path.join(dir, name), { force: true });
 }
 
 const tempSuffix = '.tmp';
+const cacheSuffix = '.v8cache';
 const staleTempMs = 60_000;
 
 function removeStaleTempFiles(file: string): void {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import https from 'node:https';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileCacheDir, locateCodeCache, readCodeCache, writeCodeCache, type BundleIdentity } from '../../server/code-cache.js';
+import { cachesKeptPerBundleName, compileCacheDir, locateCodeCache, readCodeCache, writeCodeCache, type BundleIdentity } from '../../server/code-cache.js';
 import { eventually } from '../support/eventually.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -29,6 +29,21 @@ describe('code cache files', () => {
     writeCodeCache(file, bundle, Buffer.from('v8 data'));
     expect(readCodeCache(file, bundle)).toEqual({ data: Buffer.from('v8 data') });
     expect(await readdir(dir)).toEqual(['x.v8cache']);
+  });
+
+  it('keeps the newest caches of a bundle name written at other locations, and no more', async () => {
+    // one cache per install location, as locateCodeCache names them; older ones written first
+    const others = Array.from({ length: 10 }, (_, i) => `server.cjs-${String(i).padStart(16, '0')}.v8cache`);
+    for (const [i, name] of others.entries()) {
+      await writeFile(path.join(dir, name), 'old cache');
+      const t = new Date(Date.now() - (others.length - i) * 60_000);
+      await utimes(path.join(dir, name), t, t);
+    }
+    await writeFile(path.join(dir, 'cert-worker-body.cjs-0000000000000000.v8cache'), 'another bundle');
+    writeCodeCache(path.join(dir, 'server.cjs-ffffffffffffffff.v8cache'), bundle, Buffer.from('v8 data'));
+    expect((await readdir(dir)).sort()).toEqual(
+      ['cert-worker-body.cjs-0000000000000000.v8cache', ...others.slice(10 - (cachesKeptPerBundleName - 1)), 'server.cjs-ffffffffffffffff.v8cache'].sort(),
+    );
   });
 
   it('misses when there is no file, or it was made for another bundle, or it is damaged', async () => {
