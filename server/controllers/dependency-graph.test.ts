@@ -29,4 +29,12 @@ describe('DependencyGraph', () => {
     // the finalizer alone, without deletionTimestamp, is no deletion yet
     expect(nodeOf('/x', obj('a', [], { finalizers: ['foregroundDeletion'] }))).toMatchObject({ beingDeleted: false, deletingDependents: false });
   });
+
+  it('reads ill-typed ownerReferences and finalizers (stored by an older server) as none, without throwing', () => {
+    const ill = (metadata: Record<string, unknown>): KubeObject => ({ metadata: { name: 'a', namespace: 'ns', uid: 'a', ...metadata } });
+    expect(nodeOf('/x', ill({ ownerReferences: 'x', finalizers: { a: 1 } }))).toMatchObject({ owners: [], deletingDependents: false, orphaningDependents: false });
+    // a string is not a list of finalizers, even one that contains a finalizer's name
+    expect(nodeOf('/x', ill({ deletionTimestamp: '2025-01-02T00:00:00Z', finalizers: 'orphan' }))).toMatchObject({ beingDeleted: true, orphaningDependents: false });
+    expect(nodeOf('/x', ill({ ownerReferences: [ref('o1'), 7, null] })).owners).toEqual([ref('o1')]);
+  });
 });

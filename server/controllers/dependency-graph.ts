@@ -3,7 +3,7 @@
 // itself was ever seen (a dependent may name an owner that is already gone).
 import type { KubeObject, OwnerReference } from '../api/types.js';
 import { FinalizerDeleteDependents, FinalizerOrphanDependents } from '../registry/deletion-finalizers.js';
-import { metaOf } from '../registry/object-fields.js';
+import { finalizersOf, metaOf, ownerReferencesOf } from '../registry/object-fields.js';
 
 export interface GraphNode {
   /** "group/resource" of the monitor that saw it */
@@ -22,14 +22,15 @@ export interface GraphNode {
 
 export function nodeOf(groupResource: string, obj: KubeObject): GraphNode {
   const m = metaOf(obj);
-  const finalizers = m.finalizers ?? [];
+  // whatever is stored: an older server stored objects without decoding them into their Go types
+  const finalizers = finalizersOf(m);
   const beingDeleted = m.deletionTimestamp !== undefined && m.deletionTimestamp !== null;
   return {
     groupResource,
     namespace: m.namespace ?? '',
     name: m.name ?? '',
     uid: m.uid ?? '',
-    owners: (m.ownerReferences ?? []).map((r) => ({ ...r })),
+    owners: ownerReferencesOf(m).map((r) => ({ ...r })),
     beingDeleted,
     deletingDependents: beingDeleted && finalizers.includes(FinalizerDeleteDependents),
     orphaningDependents: beingDeleted && finalizers.includes(FinalizerOrphanDependents),

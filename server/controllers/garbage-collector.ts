@@ -11,7 +11,7 @@
 import { StatusError } from '../api/errors.js';
 import type { KubeObject, OwnerReference, UserInfo } from '../api/types.js';
 import { FinalizerDeleteDependents, FinalizerOrphanDependents } from '../registry/deletion-finalizers.js';
-import { jsonEqual, metaOf } from '../registry/object-fields.js';
+import { finalizersOf, jsonEqual, metaOf, ownerReferencesOf } from '../registry/object-fields.js';
 import { newRequestContext } from '../registry/request-context.js';
 import type { ResourceIndex } from '../registry/resource-index.js';
 import type { ResourceInfo } from '../registry/resource.js';
@@ -278,8 +278,8 @@ export class GarbageCollector {
     if (!latest) return 'done';
     const meta = metaOf(latest);
     const beingDeleted = meta.deletionTimestamp !== undefined && meta.deletionTimestamp !== null;
-    if (beingDeleted && (meta.finalizers ?? []).includes(FinalizerDeleteDependents)) return this.processDeletingDependents(node, latest);
-    const owners = meta.ownerReferences ?? [];
+    if (beingDeleted && finalizersOf(meta).includes(FinalizerDeleteDependents)) return this.processDeletingDependents(node, latest);
+    const owners = ownerReferencesOf(meta);
     if (owners.length === 0) return 'done';
 
     const solid: OwnerReference[] = [];
@@ -312,7 +312,7 @@ export class GarbageCollector {
       return 'done';
     }
     // no owner left: the object goes, in the way its own finalizers asked for
-    const finalizers = meta.finalizers ?? [];
+    const finalizers = finalizersOf(meta);
     const policy = finalizers.includes(FinalizerOrphanDependents) ? 'Orphan' : finalizers.includes(FinalizerDeleteDependents) ? 'Foreground' : 'Background';
     this.deps.debug?.('garbage collector: deleting an object whose owners are gone', { object: describe(node), propagationPolicy: policy });
     await this.deleteObject(node, latest, policy);
@@ -335,7 +335,7 @@ export class GarbageCollector {
     const latest = await this.live(node);
     if (!latest) return 'done';
     const meta = metaOf(latest);
-    if (!meta.deletionTimestamp || !(meta.finalizers ?? []).includes(FinalizerOrphanDependents)) return 'done';
+    if (!meta.deletionTimestamp || !finalizersOf(meta).includes(FinalizerOrphanDependents)) return 'done';
     const failures: string[] = [];
     await Promise.all(
       this.graph.dependentsOf(node.uid).map(async (d) => {
@@ -370,7 +370,7 @@ export class GarbageCollector {
     }
     const m = metaOf(owner);
     if (m.uid !== ref.uid) return 'dangling';
-    return m.deletionTimestamp && (m.finalizers ?? []).includes(FinalizerDeleteDependents) ? 'waiting' : 'solid';
+    return m.deletionTimestamp && finalizersOf(m).includes(FinalizerDeleteDependents) ? 'waiting' : 'solid';
   }
 
   /**
@@ -389,7 +389,7 @@ export class GarbageCollector {
         (cur) => {
           const m = metaOf(cur);
           if (m.uid !== node.uid) throw new StatusError(404, 'NotFound', 'replaced');
-          const refs = change(m.ownerReferences ?? []);
+          const refs = change(ownerReferencesOf(m));
           if (refs.length) m.ownerReferences = refs;
           else delete m.ownerReferences;
           return cur;
@@ -407,7 +407,7 @@ export class GarbageCollector {
 
   /** kube's removeFinalizer: a no-op when it is already gone; the store deletes the object with its last finalizer. */
   private async removeFinalizer(node: GraphNode, latest: KubeObject, finalizer: string): Promise<void> {
-    if (!(metaOf(latest).finalizers ?? []).includes(finalizer)) return;
+    if (!finalizersOf(metaOf(latest)).includes(finalizer)) return;
     const store = this.storeOf(node);
     if (!store) return;
     try {
@@ -418,7 +418,7 @@ export class GarbageCollector {
         (cur) => {
           const m = metaOf(cur);
           if (m.uid !== node.uid) throw new StatusError(404, 'NotFound', 'replaced');
-          const rest = (m.finalizers ?? []).filter((f) => f !== finalizer);
+          const rest = finalizersOf(m).filter((f) => f !== finalizer);
           if (rest.length) m.finalizers = rest;
           else delete m.finalizers;
           return cur;
