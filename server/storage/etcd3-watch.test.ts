@@ -174,6 +174,30 @@ describe('SharedWatchStream', () => {
     expect(streams).toHaveLength(2);
   });
 
+  it('ends only the watch whose consumer throws, with the error, and keeps the shared stream for the others', async () => {
+    const seen: StorageError[] = [];
+    const a = new EtcdWatch(storage, shared, '/registry/cm/a/', {
+      onEvent: () => {
+        throw new TypeError('(m.ownerReferences ?? []).map is not a function');
+      },
+      onError: (e) => seen.push(e),
+    });
+    a.start('5');
+    const b = watch('/registry/cm/b/', '5');
+    await settle();
+    const s = streams[0]!;
+    s.answer({ watch_id: '0', created: true });
+    s.answer({ watch_id: '1', created: true });
+    s.answer({ watch_id: '0', events: [put('a1', 11)] }, 11);
+    expect(seen.map((e) => [e.code, e.message])).toEqual([['InvalidObject', "the watch's consumer failed on ADDED a1: (m.ownerReferences ?? []).map is not a function"]]);
+    expect(s.cancels()).toEqual(['0']);
+    s.answer({ watch_id: '1', events: [put('b1', 12)] }, 12);
+    expect(b.seen.events).toEqual(['ADDED b1 12']);
+    expect(b.seen.errors).toEqual([]);
+    expect(streams).toHaveLength(1);
+    expect(s.closed).toBe(false);
+  });
+
   it('ends only the compacted watch with ResourceVersionTooOld, cancelling its watcher on etcd', async () => {
     const a = watch('/registry/cm/a/', '5');
     const b = watch('/registry/cm/b/', '5');

@@ -294,7 +294,7 @@ export class EtcdWatch implements StorageWatch {
     }
     if (this.stopped) return;
     for (const object of state.items) {
-      this.handlers.onEvent({ type: 'ADDED', object });
+      this.deliver({ type: 'ADDED', object });
       if (this.stopped) return;
     }
     this.lastRevision = Number(state.resourceVersion);
@@ -369,7 +369,7 @@ export class EtcdWatch implements StorageWatch {
         this.lastRevision = Math.max(this.lastRevision, revision);
         if (revision >= this.createdAtRevision) this.synced = true;
         this.eventsSinceProgressTick++;
-        this.handlers.onEvent(event);
+        this.deliver(event);
         if (this.stopped || generation !== this.generation) return;
       }
       return;
@@ -446,6 +446,20 @@ export class EtcdWatch implements StorageWatch {
     this.retryTimer = setTimeout(() => {
       if (!this.stopped) this.register();
     }, delay);
+  }
+
+  /**
+   * Hands an event to the consumer. A consumer that throws ends this watch alone, with the error, as it would end on
+   * an event it cannot decode: the stream is shared, and a throw out of its data handler would cost every other
+   * watch its stream.
+   */
+  private deliver(event: StorageEvent): void {
+    try {
+      this.handlers.onEvent(event);
+    } catch (err) {
+      const m = event.object.metadata;
+      this.fail(new StorageError('InvalidObject', this.prefix, `the watch's consumer failed on ${event.type} ${m?.namespace ? `${m.namespace}/` : ''}${m?.name ?? ''}: ${errorMessage(err)}`));
+    }
   }
 
   private failLater(err: StorageError): void {
