@@ -20,7 +20,7 @@
 import type { Etcd3, IDuplexStream, IKeyValue, IWatchCreateRequest, IWatchRequest, IWatchResponse } from 'etcd3';
 import { StorageError, type ListResult, type StorageEvent, type StorageWatch, type WatchHandlers } from './interface.js';
 import { prefixRangeEnd } from './keys.js';
-import { decodeObject, parseRevision, watchTooOld } from './stored-object.js';
+import { decodeObject, parseRevision, watchConsumerFailed, watchTooOld } from './stored-object.js';
 
 type WatchStream = IDuplexStream<IWatchRequest, IWatchResponse>;
 
@@ -457,8 +457,7 @@ export class EtcdWatch implements StorageWatch {
     try {
       this.handlers.onEvent(event);
     } catch (err) {
-      const m = event.object.metadata;
-      this.fail(new StorageError('InvalidObject', this.prefix, `the watch's consumer failed on ${event.type} ${m?.namespace ? `${m.namespace}/` : ''}${m?.name ?? ''}: ${errorMessage(err)}`));
+      this.fail(watchConsumerFailed(this.prefix, event, err));
     }
   }
 

@@ -25,6 +25,7 @@ import {
   listExpiredMessage,
   parseRevision,
   storedEqual,
+  watchConsumerFailed,
   watchTooOld,
 } from './stored-object.js';
 
@@ -116,13 +117,23 @@ class MemoryWatch implements StorageWatch {
   private drain(): void {
     while (!this.stopped && this.queue.length > 0) {
       const item = this.queue.shift()!;
-      if ('change' in item) this.handlers.onEvent(eventOf(item.change));
+      if ('change' in item) this.deliver(eventOf(item.change));
       else if ('added' in item) {
         const { key, value } = item.added;
-        this.handlers.onEvent({ type: 'ADDED', object: decodeObject(key, value.json, value.modRevision) });
+        this.deliver({ type: 'ADDED', object: decodeObject(key, value.json, value.modRevision) });
       } else this.handlers.onProgress?.(String(item.progress));
     }
     this.draining = false;
+  }
+
+  /** A consumer that throws ends this watch with the error, as the etcd3 backend's watch does. */
+  private deliver(event: StorageEvent): void {
+    try {
+      this.handlers.onEvent(event);
+    } catch (err) {
+      this.stop();
+      this.handlers.onError(watchConsumerFailed(this.prefix, event, err));
+    }
   }
 
   stop(): void {

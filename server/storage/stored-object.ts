@@ -1,7 +1,7 @@
 // How both storage backends turn objects into stored values and back, and the checks they share, so that the
 // memory and etcd3 backends cannot drift apart on what a resourceVersion, a no-op update or a precondition means.
 import type { KubeObject } from '../api/types.js';
-import { StorageError, type Preconditions } from './interface.js';
+import { StorageError, type Preconditions, type StorageEvent } from './interface.js';
 
 export function keyNotFound(key: string): StorageError {
   return new StorageError('KeyNotFound', key, `key not found: ${key}`);
@@ -122,6 +122,16 @@ export const continueExpiredMessage =
 /** The watch cache's message for a watch from a compacted revision: "too old resource version: <requested> (<oldest>)". */
 export function watchTooOld(key: string, requested: number, oldestAvailable: number): StorageError {
   return new StorageError('ResourceVersionTooOld', key, `too old resource version: ${requested} (${oldestAvailable})`, oldestAvailable);
+}
+
+/**
+ * A watch's consumer threw on an event: the watch ends with this error (both backends), as on an event it cannot
+ * decode, and no other watch is disturbed.
+ */
+export function watchConsumerFailed(prefix: string, event: StorageEvent, err: unknown): StorageError {
+  const m = event.object.metadata;
+  const name = `${m?.namespace ? `${m.namespace}/` : ''}${m?.name ?? ''}`;
+  return new StorageError('InvalidObject', prefix, `the watch's consumer failed on ${event.type} ${name}: ${err instanceof Error ? err.message : String(err)}`);
 }
 
 /**

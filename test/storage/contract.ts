@@ -538,6 +538,26 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
         expect((await storage.get(key('a', 'p1'))).metadata?.labels?.app).toBe('demo');
       });
 
+      it('ends only the watch whose consumer throws, through its onError, and the others go on', async () => {
+        const from = await storage.currentRevision();
+        const errors: StorageError[] = [];
+        const throwing = storage.watch(coll('a'), from, {
+          onEvent: () => {
+            throw new TypeError('consumer bug');
+          },
+          onError: (e) => errors.push(e),
+        });
+        const other = watch(coll('a'), from);
+        await storage.create(key('a', 'p1'), pod('p1', 'a'));
+        await waitFor('the throwing watch to end', () => errors.length > 0);
+        expect(errors.map((e) => [e.code, e.message])).toEqual([['InvalidObject', "the watch's consumer failed on ADDED a/p1: consumer bug"]]);
+        await storage.create(key('a', 'p2'), pod('p2', 'a'));
+        expect((await other.waitForEvents(2)).map((e) => e.object.metadata?.name)).toEqual(['p1', 'p2']);
+        expect(other.errors).toEqual([]);
+        expect(errors).toHaveLength(1);
+        throwing.stop();
+      });
+
       it('reports an unparsable fromRevision through onError, not by throwing', async () => {
         const w = watch(coll('a'), 'yesterday');
         const err = await w.waitForError();
