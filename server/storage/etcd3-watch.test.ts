@@ -82,11 +82,11 @@ beforeEach(() => {
   storage = {
     // only watchClient.watch() is used by the watch code; the rest of Etcd3 is not needed here
     client: client as unknown as Etcd3,
-    endpointText: 'http://etcd:2379',
     requestTimeoutMs: 1000,
     watchReconnectTimeoutMs: 5000,
     progressIntervalMs: 100,
     isClosed: false,
+    closedError: (key) => new StorageError('Unavailable', key, 'etcd storage for http://etcd:2379 is closed'),
     unavailable: (what, key, err) => new StorageError('Unavailable', key, `etcd http://etcd:2379 is unavailable (${what} ${key}): ${err instanceof Error ? err.message : String(err)}`),
     list: async (): Promise<ListResult> => ({ items: [], resourceVersion: '5' }),
     forgetWatch: () => {},

@@ -20,30 +20,25 @@
 import type { Etcd3, IDuplexStream, IKeyValue, IWatchCreateRequest, IWatchRequest, IWatchResponse } from 'etcd3';
 import { StorageError, type ListResult, type StorageEvent, type StorageWatch, type WatchHandlers } from './interface.js';
 import { prefixRangeEnd } from './keys.js';
-import { decodeObject, parseRevision, watchConsumerFailed, watchTooOld } from './stored-object.js';
+import { decodeObject, errorMessage, parseRevision, watchConsumerFailed, watchTooOld } from './stored-object.js';
 
 type WatchStream = IDuplexStream<IWatchRequest, IWatchResponse>;
 
 /** What a watch needs from its storage (Etcd3Storage). */
 export interface WatchedStorage {
   readonly client: Etcd3;
-  /** the endpoints, for messages */
-  readonly endpointText: string;
   readonly requestTimeoutMs: number;
   readonly watchReconnectTimeoutMs: number;
   readonly progressIntervalMs: number;
   readonly isClosed: boolean;
   unavailable(what: string, key: string, err: unknown): StorageError;
+  closedError(key: string): StorageError;
   list(prefix: string): Promise<ListResult>;
   forgetWatch(w: EtcdWatch): void;
 }
 
 /** etcd's watch id for "no watcher": a failed create, and a progress answer meant for every watcher. */
 const invalidWatchId = '-1';
-
-function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
 
 /**
  * The one gRPC watch stream of a storage: opened when a watcher needs it, closed when no watcher is left, and
@@ -272,7 +267,7 @@ export class EtcdWatch implements StorageWatch {
       return;
     }
     if (this.storage.isClosed) {
-      this.failLater(new StorageError('Unavailable', this.prefix, `etcd storage for ${this.storage.endpointText} is closed`));
+      this.failLater(this.storage.closedError(this.prefix));
       return;
     }
     if (from === undefined) {

@@ -44,6 +44,7 @@ import {
   decodeObject,
   checkWriteSize,
   encodeObject,
+  errorMessage,
   etcdRequestTooLargeMessage,
   keyExists,
   keyNotFound,
@@ -93,10 +94,6 @@ const maxPageBatch = 10_000;
 class DeadlineExceeded extends Error {}
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
 
 /** The error means etcd could not be reached or did not answer in time (as opposed to answering with an error). */
 function isTransient(err: unknown): boolean {
@@ -169,6 +166,11 @@ export class Etcd3Storage implements Storage {
     this.watchStream = new SharedWatchStream(this);
   }
 
+  /** @internal the error of any call after close() */
+  closedError(key: string): StorageError {
+    return new StorageError('Unavailable', key, `etcd storage for ${this.endpointText} is closed`);
+  }
+
   /** @internal */
   unavailable(what: string, key: string, err: unknown): StorageError {
     // grpc-js appends an empty "Resolution note:" to connection errors
@@ -197,7 +199,7 @@ export class Etcd3Storage implements Storage {
 
   /** One etcd call, bounded by requestTimeoutMs; retried only where a retry cannot apply anything twice. */
   private async call<T>(what: string, key: string, idempotent: boolean, fn: (options: CallOptions) => Promise<T>, paging = false): Promise<T> {
-    if (this.closed) throw new StorageError('Unavailable', key, `etcd storage for ${this.endpointText} is closed`);
+    if (this.closed) throw this.closedError(key);
     try {
       return await this.boundedCall(idempotent, fn);
     } catch (err) {
@@ -233,7 +235,7 @@ export class Etcd3Storage implements Storage {
 
   /** Every read goes through the coalescer: concurrent ones share one read-only Txn. */
   private range(what: string, key: string, req: IRangeRequest, paging = false): Promise<IRangeResponse> {
-    if (this.closed) return Promise.reject(new StorageError('Unavailable', key, `etcd storage for ${this.endpointText} is closed`));
+    if (this.closed) return Promise.reject(this.closedError(key));
     return this.reads.read({
       request: req,
       alone: () => this.call(what, key, true, (o) => this.client.kv.range(req, o), paging),

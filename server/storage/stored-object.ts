@@ -124,6 +124,11 @@ export function watchTooOld(key: string, requested: number, oldestAvailable: num
   return new StorageError('ResourceVersionTooOld', key, `too old resource version: ${requested} (${oldestAvailable})`, oldestAvailable);
 }
 
+/** An error's message, or the thrown value as text. */
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
 /**
  * A watch's consumer threw on an event: the watch ends with this error (both backends), as on an event it cannot
  * decode, and no other watch is disturbed.
@@ -131,7 +136,7 @@ export function watchTooOld(key: string, requested: number, oldestAvailable: num
 export function watchConsumerFailed(prefix: string, event: StorageEvent, err: unknown): StorageError {
   const m = event.object.metadata;
   const name = `${m?.namespace ? `${m.namespace}/` : ''}${m?.name ?? ''}`;
-  return new StorageError('InvalidObject', prefix, `the watch's consumer failed on ${event.type} ${name}: ${err instanceof Error ? err.message : String(err)}`);
+  return new StorageError('InvalidObject', prefix, `the watch's consumer failed on ${event.type} ${name}: ${errorMessage(err)}`);
 }
 
 /**
