@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { KubeConfig, type ApiConstructor, type ApiType } from '@kubernetes/client-node';
 import YAML from 'yaml';
 import { trackChild, trackTempDir, untrackTempDir } from './cleanup.js';
+import { ReadyPollSchedule } from './ready-poll-schedule.js';
 import { startEtcd, type EtcdProcess, type EtcdStartOptions } from './etcd-process.js';
 import { freePort } from './ports.js';
 import { mergeCoverageReports } from '../server/admission/coverage/build-report.js';
@@ -317,6 +318,18 @@ function storageOf(opts: ApiServerOptions): 'etcd3' | 'memory' {
   return fromFlags === 'memory' ? 'memory' : 'etcd3';
 }
 
+/** Resolves when one of the promises settles or after ms, whichever is first; the timer never outlives it. */
+function firstOf(promises: ReadonlyArray<Promise<unknown>>, ms: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    const done = (): void => {
+      clearTimeout(timer);
+      resolve();
+    };
+    for (const p of promises) void p.then(done, done);
+  });
+}
+
 function tail(text: string, lines = 20): string {
   const all = text.trimEnd().split('\n');
   return all.slice(-lines).join('\n');
@@ -330,7 +343,14 @@ interface Run {
   exited: Promise<ApiServerExit>;
   lineListeners: Set<(line: string) => void>;
   lines: string[];
+  /** resolves when the server logs "Serving securely": its port is open and its kubeconfig written */
+  serving: Promise<void>;
+  servingSeen: boolean;
 }
+
+/** The line the server logs once its port is open (server/main.ts). */
+const servingLine = '"msg":"Serving securely"';
+
 
 interface Credentials {
   kubeConfig: KubeConfig;
@@ -451,6 +471,7 @@ class ApiServerProcess implements ApiServerHandle {
     const child = spawn(process.execPath, [...this.args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     trackChild(child);
     let resolveExit!: (e: ApiServerExit) => void;
+    let resolveServing!: () => void;
     const run: Run = {
       child,
       stdout: '',
@@ -459,7 +480,15 @@ class ApiServerProcess implements ApiServerHandle {
       exited: new Promise<ApiServerExit>((r) => (resolveExit = r)),
       lineListeners: new Set(),
       lines: [],
+      serving: new Promise<void>((r) => (resolveServing = r)),
+      servingSeen: false,
     };
+    run.lineListeners.add(function servingListener(line) {
+      if (!line.includes(servingLine)) return;
+      run.servingSeen = true;
+      run.lineListeners.delete(servingListener);
+      resolveServing();
+    });
     const finish = (code: number | null, signal: NodeJS.Signals | null): void => {
       if (run.exit) return;
       run.exit = { code, signal, stderr: run.stderr };
@@ -554,6 +583,7 @@ class ApiServerProcess implements ApiServerHandle {
     if (!run) throw new Error('the apiserver was never started');
     const deadline = Date.now() + timeoutMs;
     let last = 'no response yet';
+    const schedule = new ReadyPollSchedule();
     for (;;) {
       if (run.exit) throw this.exitError(run.exit, 'before becoming ready');
       const creds = this.creds ?? this.tryLoadCredentials();
@@ -571,8 +601,9 @@ class ApiServerProcess implements ApiServerHandle {
       if (Date.now() >= deadline) {
         throw new ApiServerStartError(`apiserver (pid ${run.child.pid}) not ready after ${timeoutMs} ms: ${last}\nlast stderr lines:\n${tail(run.stderr)}`, undefined);
       }
-      // Either the process exits or the next poll is due, whichever comes first.
-      await Promise.race([run.exited, new Promise((r) => setTimeout(r, 100))]);
+      // Either the process exits or the next poll is due (ReadyPollSchedule), whichever comes first.
+      const next = schedule.next(run.servingSeen);
+      await firstOf([run.exited, ...(next.waitForServingLine ? [run.serving] : [])], next.delayMs);
     }
   }
 
