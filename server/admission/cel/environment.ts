@@ -108,7 +108,10 @@ export type EvalResult =
 
 export interface CompiledExpression {
   readonly expression: string;
-  /** the static cost estimate (kube rejects expressions whose estimate exceeds the limit at write time) */
+  /**
+   * the static cost estimate, worked out when asked (kube's admission compiler, CompileCELExpression, estimates no
+   * cost: only CRD validation rules are held to an estimated limit at write time)
+   */
   readonly estimatedCost: number;
   evaluate(ctx: EvalContext, budget: CostBudget): EvalResult;
 }

@@ -172,11 +172,18 @@ function resultTypeAccepted(kind: CompileOptions['kind'], t: CelType): boolean {
 class CompiledAdmissionExpression implements CompiledExpression {
   constructor(
     readonly expression: string,
-    readonly estimatedCost: number,
     private readonly program: CompiledProgram,
     readonly opts: CompileOptions,
     readonly libraryVariables: readonly LibraryVariable[],
   ) {}
+
+  private estimate: number | undefined;
+
+  /** worked out when first asked: kube's CompileCELExpression estimates nothing, and admission never asks */
+  get estimatedCost(): number {
+    this.estimate ??= this.program.estimateCost({ presenceTestHasCost: false }).max;
+    return this.estimate;
+  }
 
   /**
    * The activation of the last finished evaluation, taken by the next one (undefined while an evaluation holds it,
@@ -356,8 +363,7 @@ class AdmissionCelEnvironment implements CelEnvironment {
     const mismatch = opts.mutation ? mutationResultError(opts.mutation, t) : undefined;
     if (mismatch !== undefined) return { ok: false, error: mismatch };
     const warnings: string[] = [];
-    const estimate = compiled.program.estimateCost({ presenceTestHasCost: false });
-    const program = new CompiledAdmissionExpression(expression, estimate.max, compiled.program, opts, libVars);
+    const program = new CompiledAdmissionExpression(expression, compiled.program, opts, libVars);
     return { ok: true, program, warnings };
   }
 }
