@@ -11,7 +11,7 @@ import { KubeConfig, type ApiConstructor, type ApiType } from '@kubernetes/clien
 import YAML from 'yaml';
 import { trackChild, trackTempDir, untrackTempDir } from './cleanup.js';
 import { ReadyPollSchedule } from './ready-poll-schedule.js';
-import { startEtcd, type EtcdProcess, type EtcdStartOptions } from './etcd-process.js';
+import { etcdStartAttempts, isAddressInUse, resolveEtcdBinary, spawnEtcd, type EtcdProcess, type EtcdStartOptions } from './etcd-process.js';
 import { freePort } from './ports.js';
 import { mergeCoverageReports } from '../server/admission/coverage/build-report.js';
 import { writeCoverageFileSync } from '../server/admission/coverage/coverage-file.js';
@@ -743,30 +743,48 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     // 0755 whatever the umask: the server refuses a cert dir group or others may write
     await mkdir(path.join(tempDir, 'certs'), { recursive: true, mode: 0o755 });
     const storage = storageOf(opts);
-    let etcdServers: string | undefined;
-    if (storage === 'etcd3' && flagValue(flags, 'etcd-servers') === undefined) {
-      if (opts.etcdServers !== undefined) {
-        etcdServers = Array.isArray(opts.etcdServers) ? opts.etcdServers.join(',') : opts.etcdServers;
-      } else {
-        etcd = await startEtcd(opts.etcd ?? {});
-        etcdServers = etcd.endpoint;
-      }
-    }
+    const needsEtcd = storage === 'etcd3' && flagValue(flags, 'etcd-servers') === undefined;
+    const givenEtcd = opts.etcdServers === undefined ? undefined : Array.isArray(opts.etcdServers) ? opts.etcdServers.join(',') : opts.etcdServers;
     const admissionConfig = buildAdmissionConfig(opts.admissionConfig, opts.staticManifestDirs);
     const admissionConfigPath = admissionConfig === undefined ? undefined : await writeAdmissionConfig(tempDir, admissionConfig);
     const port = opts.port ?? (await freePort());
     const coverageArgs = opts.coverage && flagValue(flags, 'admission-coverage') === undefined ? [`--admission-coverage=${path.join(tempDir, 'admission-coverage.json')}`] : [];
-    const args = buildApiServerArgs({ ...opts, flags: [...coverageArgs, ...flags] }, {
-      port,
-      certDir: path.join(tempDir, 'certs'),
-      kubeconfigPath: path.join(tempDir, 'kubeconfig'),
-      admissionConfigPath,
-      etcdServers,
-    });
     const entry = opts.serverEntry ?? defaultServerEntry();
     if (!existsSync(entry)) throw new Error(`the apiserver entry ${entry} does not exist: run \`npm run build\` first`);
-    handle = new ApiServerProcess(opts, port, [entry, ...args], tempDir, etcd);
-    handle.start();
+    const spawnServer = (etcdServers: string | undefined, withEtcd: EtcdHandle | undefined): ApiServerProcess => {
+      const args = buildApiServerArgs({ ...opts, flags: [...coverageArgs, ...flags] }, {
+        port,
+        certDir: path.join(tempDir, 'certs'),
+        kubeconfigPath: path.join(tempDir, 'kubeconfig'),
+        admissionConfigPath,
+        etcdServers,
+      });
+      const started = new ApiServerProcess(opts, port, [entry, ...args], tempDir, withEtcd);
+      started.start();
+      return started;
+    };
+    if (!needsEtcd || givenEtcd !== undefined) {
+      handle = spawnServer(needsEtcd ? givenEtcd : undefined, undefined);
+    } else {
+      // etcd and the apiserver start at once: the server waits for etcd's port (as kube-apiserver does) while node
+      // loads it, so etcd's start costs no time of its own
+      const binary = resolveEtcdBinary(opts.etcd?.binary);
+      for (let attempt = 1; ; attempt++) {
+        const spawned = await spawnEtcd(binary, opts.etcd ?? {});
+        etcd = spawned.etcd;
+        handle = spawnServer(etcd.endpoint, etcd);
+        try {
+          await spawned.healthy;
+          break;
+        } catch (err) {
+          if (!(attempt < etcdStartAttempts && isAddressInUse(err))) throw err;
+          // new ports for etcd: this server waits for the old ones
+          await handle.kill('SIGKILL');
+          handle = undefined;
+          etcd = undefined;
+        }
+      }
+    }
     if (opts.waitForReady ?? true) await handle.waitReady();
     return handle;
   } catch (err) {

@@ -293,18 +293,31 @@ class EtcdProcessHandle implements EtcdProcess {
  */
 export async function startEtcd(opts: EtcdStartOptions = {}): Promise<EtcdProcess> {
   const binary = resolveEtcdBinary(opts.binary);
-  // A port found free can be taken by someone else before etcd binds it; then try again with new ports.
   for (let attempt = 1; ; attempt++) {
+    const spawned = await spawnEtcd(binary, opts);
     try {
-      return await startEtcdOnce(binary, opts);
+      await spawned.healthy;
+      return spawned.etcd;
     } catch (err) {
-      if (attempt < 3 && err instanceof Error && /address already in use/.test(err.message)) continue;
+      if (attempt < etcdStartAttempts && isAddressInUse(err)) continue;
       throw err;
     }
   }
 }
 
-async function startEtcdOnce(binary: string, opts: EtcdStartOptions): Promise<EtcdProcess> {
+/** A port found free can be taken by someone else before etcd binds it: a start is tried again with new ports. */
+export const etcdStartAttempts = 3;
+
+/** Whether etcd failed to start because one of its ports was taken meanwhile (try again with new ones). */
+export function isAddressInUse(err: unknown): boolean {
+  return err instanceof Error && /address already in use/.test(err.message);
+}
+
+/**
+ * One start of etcd on new free ports: the process is spawned when this resolves (its endpoint is known) and
+ * `healthy` resolves once /health says so. When it rejects, the process is gone and its temp data dir removed.
+ */
+export async function spawnEtcd(binary: string, opts: EtcdStartOptions): Promise<{ etcd: EtcdProcess; healthy: Promise<void> }> {
   const name = opts.name ?? 'kah-etcd';
   const [clientPort, peerPort] = [await freePort(), await freePort()];
   const ownsDataDir = opts.dataDir === undefined;
@@ -337,11 +350,12 @@ async function startEtcdOnce(binary: string, opts: EtcdStartOptions): Promise<Et
   Object.assign(env, opts.env ?? {});
 
   const handle = new EtcdProcessHandle(binary, args, env, name, clientPort, peerPort, dataDir, ownsDataDir, opts.readyTimeoutMs ?? 20_000);
-  try {
-    await handle.start();
-  } catch (err) {
+  // start() spawns before its first await
+  const healthy = handle.start().catch(async (err: unknown) => {
     await handle.cleanup();
     throw err;
-  }
-  return handle;
+  });
+  // awaited by the caller; a caller that failed before it must not leave an unhandled rejection
+  healthy.catch(() => undefined);
+  return { etcd: handle, healthy };
 }

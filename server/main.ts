@@ -22,6 +22,7 @@ import { newLogger, type Logger } from './log.js';
 import { parseManifestControllerEnv } from './admission/manifest/controller.js';
 import { manifestPluginNames, type ManifestPlugin } from './admission/manifest/plugins.js';
 import { prefetchManifestDirs } from './admission/manifest/prefetch.js';
+import { waitForEtcdConnection } from './storage/etcd-preflight.js';
 import { serviceResolverFor } from './admission/webhook/client.js';
 import { formatCoverageSummary } from './admission/coverage/summary-table.js';
 import { loadAdmissionConfiguration, parseServerOptions, serverOptionsUsage, type AdmissionConfig, type ServerOptions } from './options/index.js';
@@ -35,9 +36,20 @@ export class StartupError extends Error {
 }
 
 /** The etcd client (gRPC, protobuf) loads only for the etcd3 backend: memory storage starts without it. */
-async function buildStorage(o: ServerOptions): Promise<Storage> {
+async function buildStorage(o: ServerOptions, log: Logger): Promise<Storage> {
   if (o.etcd.storageBackend === 'memory') return new MemoryStorage();
-  const { Etcd3Storage } = await import('./storage/etcd3.js');
+  let waiting = false;
+  const onRetry = (): void => {
+    if (!waiting) log.info('waiting for etcd connection', { etcdServers: o.etcd.servers });
+    waiting = true;
+  };
+  // kube-apiserver waits for etcd to accept connections before it builds its storage; the client's modules load meanwhile
+  const [{ Etcd3Storage }] = await Promise.all([
+    import('./storage/etcd3.js'),
+    waitForEtcdConnection(o.etcd.servers, { onRetry }).catch((err: Error) => {
+      throw new StartupError([err.message]);
+    }),
+  ]);
   return new Etcd3Storage({ endpoints: o.etcd.servers });
 }
 
@@ -206,7 +218,7 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
   });
   // The etcd client's modules (gRPC, protobufjs: ≈ 80 ms) load while the configuration is read and the
   // certificates are generated, much of which waits on files and the crypto thread pool.
-  const storageBuilt = buildStorage(o);
+  const storageBuilt = buildStorage(o, log);
   // awaited below; a failure before then must not count as an unhandled rejection meanwhile
   storageBuilt.catch(() => undefined);
   const prepared = await prepareServing(o, log).catch(async (err: unknown) => {
