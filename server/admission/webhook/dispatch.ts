@@ -16,6 +16,7 @@ import type { MatchWebhook, WebhookInvocation } from '../matching/types.js';
 import type { ConfigurationSource } from '../sources/source.js';
 import type { AdmissionCoverageObserver } from '../coverage/recorder.js';
 import type { WebhookClient } from './client.js';
+import { waitUntilSynced } from '../wait-until-synced.js';
 import { createAdmissionObjects, verifyAdmissionResponse, type VerifiedAdmissionResponse } from './review.js';
 
 /** The outcome of a webhook's matchConditions; an error is handled per the webhook's failurePolicy. */
@@ -245,19 +246,9 @@ export function goJsonMarshal(v: unknown, sortKeys = false): string {
 // ---------------------------------------------------------------------------------------------------------------
 // generic.Webhook
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** admission.Handler.WaitForReady, then kube's refusal when the configurations never loaded. */
-export async function waitForReady(source: ConfigurationSource<WebhookAccessor>, attrs: AdmissionAttributes, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!source.hasSynced()) {
-    if (Date.now() >= deadline) {
-      // admission.NewForbidden names the object "Unknown" when the request has no name
-      const name = attrs.name || attrs.object?.metadata?.name || 'Unknown';
-      throw errors.forbidden({ group: attrs.resource.group, resource: attrs.resource.resource }, name, 'not yet ready to handle request');
-    }
-    await sleep(Math.min(100, Math.max(1, deadline - Date.now())));
-  }
+/** admission.Handler.WaitForReady for a webhook plugin's configuration source. */
+export function waitForReady(source: ConfigurationSource<WebhookAccessor>, attrs: AdmissionAttributes, timeoutMs: number): Promise<void> {
+  return waitUntilSynced(() => source.hasSynced(), attrs, timeoutMs);
 }
 
 function hasNonEmptySelector(s: WebhookAccessor['webhook']['namespaceSelector']): boolean {

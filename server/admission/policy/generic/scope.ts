@@ -33,22 +33,8 @@ export function policyScopeOf(attrs: AdmissionAttributes, excluded: readonly Gro
   return 'all';
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** admission.Handler.WaitForReady, then kube's refusal (admission.NewForbidden) when the sources never loaded. */
-export async function waitUntilSynced(hasSynced: () => boolean, attrs: AdmissionAttributes, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!hasSynced()) {
-    if (Date.now() >= deadline) throw forbiddenFor(attrs, 'not yet ready to handle request');
-    await sleep(Math.min(100, Math.max(1, deadline - Date.now())));
-  }
-}
-
-/** admission.NewForbidden: the request's resource and name ("Unknown" when the object has none yet). */
-export function forbiddenFor(attrs: AdmissionAttributes, why: string) {
-  const name = attrs.name || attrs.object?.metadata?.name || 'Unknown';
-  return errors.forbidden({ group: attrs.resource.group, resource: attrs.resource.resource }, name, why);
-}
+// admission.Handler.WaitForReady and admission.NewForbidden, shared with the webhook plugins
+export { forbiddenFor, waitUntilSynced } from '../../wait-until-synced.js';
 
 /**
  * The request's namespace, looked up at most once per request (kube's namespace lister): for the selectors'
