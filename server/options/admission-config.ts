@@ -14,6 +14,7 @@ import { fieldErrors, formatFieldError, type FieldError } from '../api/field.js'
 import type { FeatureGates } from './feature-gates.js';
 import { goPathErrorMessage } from './go-fs-errors.js';
 import { goQuote } from './go-strconv.js';
+import { deepFreeze } from '../api/deep-freeze.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Result types
@@ -298,14 +299,6 @@ function legacyPluginEntries(text: string, configPath: string, enabled: (name: s
   const keys = new Set(parsed.node.members.map((m) => m.key));
   if (!keys.has('imagePolicy') && !keys.has('podNodeSelectorPluginConfig')) return undefined;
   return ['ImagePolicyWebhook', 'PodNodeSelector'].filter(enabled).map((name) => ({ name, path: configPath }));
-}
-
-function deepFreeze<T>(v: T): T {
-  if (v && typeof v === 'object' && !Object.isFrozen(v)) {
-    Object.freeze(v);
-    for (const child of Object.values(v)) deepFreeze(child);
-  }
-  return v;
 }
 
 /**

@@ -8,6 +8,7 @@ import { FlagSet } from './flagset.js';
 import { readFlagCsv } from './go-csv.js';
 import { goQuote, goQuoteList, parseGoBool, parseGoInt } from './go-strconv.js';
 import { defineIgnoredKubeFlags } from './ignored-flags.js';
+import { deepFreeze } from '../api/deep-freeze.js';
 
 export type AuthorizationMode = 'AlwaysAllow' | 'AlwaysDeny' | 'ABAC' | 'RBAC' | 'Node';
 export const supportedAuthorizationModes: readonly AuthorizationMode[] = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'RBAC', 'Node'];
@@ -596,14 +597,6 @@ function freeze(o: RawOptions): ServerOptions {
     externalHostname: opt(o.externalHostname),
   });
   return deepFreeze(options);
-}
-
-function deepFreeze<T>(v: T): T {
-  if (v && typeof v === 'object' && !Object.isFrozen(v)) {
-    Object.freeze(v);
-    for (const child of Object.values(v)) deepFreeze(child);
-  }
-  return v;
 }
 
 /**

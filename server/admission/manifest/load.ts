@@ -15,6 +15,7 @@ import { takePrefetchedDocument } from './prefetch.js';
 import { readManifestDir, type ManifestFile } from './read-dir.js';
 import { defaultKindHandlers, manifestPlugins, type ManifestKindHandlers, type ManifestPlugin, type ManifestPluginSpec } from './plugins.js';
 import type { ManifestKind } from './schema.js';
+import { deepFreeze } from '../../api/deep-freeze.js';
 
 export { readManifestDir, type ManifestFile, type ReadManifestDirResult } from './read-dir.js';
 
@@ -83,14 +84,6 @@ export type ManifestLoadResult =
       /** how many of the first `errors` kubeError covers (the rest go beyond what kube reports) */
       kubeErrorCount: number;
     };
-
-function deepFreeze<T>(v: T): T {
-  if (v && typeof v === 'object' && !Object.isFrozen(v)) {
-    Object.freeze(v);
-    for (const child of Object.values(v)) deepFreeze(child);
-  }
-  return v;
-}
 
 type Obj = { [key: string]: unknown };
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -12,14 +12,7 @@ import type { KubeObject } from '../../api/types.js';
 import { compositeSource } from '../sources/api-source.js';
 import type { ConfigurationSource } from '../sources/source.js';
 import type { BindingItem, ConfigurationOrigin, PolicyItem } from './generic/types.js';
-
-function deepFreeze<T>(v: T): T {
-  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
-    Object.freeze(v);
-    for (const child of Object.values(v as Record<string, unknown>)) deepFreeze(child);
-  }
-  return v;
-}
+import { deepFreeze } from '../../api/deep-freeze.js';
 
 // The compiled form of a policy depends on its name (audit annotation keys, metrics) and spec only.
 function specKey(source: ConfigurationOrigin, name: string, spec: unknown): string {

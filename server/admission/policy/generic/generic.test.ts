@@ -193,6 +193,22 @@ describe('the request and namespace variables', () => {
     expect(namespaceObjectFor(undefined)).toBeNull();
   });
 
+  it('derives the namespace object once per stored namespace, frozen, and again when the namespace changes', () => {
+    const stored = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n', resourceVersion: '5', labels: { a: '1' } }, spec: {}, status: {} };
+    const first = namespaceObjectFor(stored);
+    expect(namespaceObjectFor(stored)).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(Object.isFrozen((first!['metadata'] as { labels: object }).labels)).toBe(true);
+    // the stored object is left as it was (the derivation copies)
+    expect(Object.isFrozen(stored.metadata.labels)).toBe(false);
+    // the same object changed in place (a new resourceVersion) is derived again
+    stored.metadata.resourceVersion = '6';
+    stored.metadata.labels = { a: '2' };
+    const second = namespaceObjectFor(stored);
+    expect(second).not.toBe(first);
+    expect(second).toEqual({ metadata: { name: 'n', resourceVersion: '6', labels: { a: '2' } }, spec: {}, status: {} });
+  });
+
   it('has no namespace for Namespace objects and cluster-scoped requests', () => {
     expect(namespaceNameFor(deploymentAttributes())).toBe('team-a');
     expect(namespaceNameFor(deploymentAttributes({ kind: { group: '', version: 'v1', kind: 'Namespace' }, namespace: 'x' }))).toBe('');

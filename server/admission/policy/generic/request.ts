@@ -2,6 +2,7 @@
 // (CreateAdmissionRequest, CreateNamespaceObject) and converts them to unstructured JSON.
 import type { GroupVersionKind, GroupVersionResource, KubeObject } from '../../../api/types.js';
 import type { AdmissionAttributes } from '../../attributes.js';
+import { deepFreeze } from '../../../api/deep-freeze.js';
 
 /**
  * cel.CreateAdmissionRequest: `kind` and `resource` are those the policy matched the request as (an equivalent
@@ -40,6 +41,19 @@ export function admissionRequestFor(attrs: AdmissionAttributes, resource: GroupV
  */
 export function namespaceObjectFor(ns: KubeObject | undefined): KubeObject | null {
   if (!ns) return null;
+  // Derived once per stored namespace object (a request evaluates it for every policy, and the namespace lister hands
+  // out the same object until the namespace changes): frozen, since every evaluation shares it.
+  const rv = ns.metadata?.resourceVersion;
+  const memo = namespaceObjects.get(ns);
+  if (memo && memo.resourceVersion === rv) return memo.object;
+  const object = deepFreeze(createNamespaceObject(ns));
+  namespaceObjects.set(ns, { resourceVersion: rv, object });
+  return object;
+}
+
+const namespaceObjects = new WeakMap<KubeObject, { resourceVersion: string | undefined; object: KubeObject }>();
+
+function createNamespaceObject(ns: KubeObject): KubeObject {
   const m = ns.metadata ?? {};
   const meta: Record<string, unknown> = {};
   for (const key of ['name', 'generateName', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'finalizers'] as const) {
