@@ -76,12 +76,15 @@ export function describeStep(step: Step): string {
   }
 }
 
-/** Polls `check` until it reports done or the deadline passes; returns the last observation on timeout. */
+/**
+ * Polls `check` until it reports done or the deadline passes; returns the last observation on timeout. The checks
+ * come after 5, 10, 20, … ms, at most 100 ms apart: most conditions a scenario waits for hold within milliseconds.
+ */
 async function pollUntil(deadline: number, check: () => Promise<{ done: boolean; seen: string }>): Promise<{ done: boolean; seen: string }> {
-  for (;;) {
+  for (let interval = 5; ; interval = Math.min(interval * 2, 100)) {
     const r = await check();
     if (r.done || Date.now() >= deadline) return r;
-    await new Promise((res) => setTimeout(res, 100));
+    await new Promise((res) => setTimeout(res, interval));
   }
 }
 
