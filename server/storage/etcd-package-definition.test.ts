@@ -71,6 +71,24 @@ describe('etcdPackageDefinition', () => {
     expect(deserialize(bytes)).toEqual(refDeserialize(bytes));
   });
 
+  it('gives every service a root of only the types its methods reach, in which all of them resolve', () => {
+    const declarations = (ns: import('protobufjs').INamespace, prefix = ''): string[] =>
+      Object.entries(ns.nested ?? {}).flatMap(([k, v]) => {
+        const name = prefix ? `${prefix}.${k}` : k;
+        const own = 'fields' in v || 'values' in v ? [name] : [];
+        return [...own, ...declarations(v as import('protobufjs').INamespace, name)];
+      });
+    const kv = declarations(compiled.services['etcdserverpb.KV']!.json);
+    const watch = declarations(compiled.services['etcdserverpb.Watch']!.json);
+    expect(kv).toEqual(expect.arrayContaining(['etcdserverpb.RangeRequest', 'etcdserverpb.TxnResponse', 'etcdserverpb.Compare.CompareTarget', 'mvccpb.KeyValue']));
+    expect(kv).not.toContain('etcdserverpb.WatchRequest');
+    expect(watch).toEqual(expect.arrayContaining(['etcdserverpb.WatchRequest', 'etcdserverpb.WatchCreateRequest.FilterType', 'mvccpb.Event.EventType']));
+    expect(watch).not.toContain('etcdserverpb.RangeRequest');
+    expect(JSON.stringify(compiled.services['etcdserverpb.KV']!.json)).not.toContain('"methods"');
+    // every request and response type of every method is found in its service's root
+    for (const s of services) for (const m of Object.values(ours[s]!)) expect(() => (m.requestDeserialize(Buffer.alloc(0)), m.responseDeserialize(Buffer.alloc(0)))).not.toThrow();
+  });
+
   it('rejects an array as proto-loader does', () => {
     expect(() => ours['etcdserverpb.KV']!.Range!.requestSerialize([] as unknown as object)).toThrow(
       'Failed to serialize message: expected object with RangeRequest structure, got array instead',
