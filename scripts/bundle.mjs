@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { upToDate, writeStamp } from './build-stamp.mjs';
 import { precompiledEtcdProtos } from './esbuild-etcd-protos.mjs';
+import { lazyModules } from './esbuild-lazy-modules.mjs';
 import { packageDirname } from './esbuild-package-dirname.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -25,7 +26,7 @@ const outDir = path.resolve(root, args.find((a) => !a.startsWith('--')) ?? 'dist
 const serverOut = path.join(outDir, 'server');
 const stampDir = path.join(outDir, '.bundle-stamps');
 // What every bundle depends on besides its sources: a change to any of these rebuilds.
-const buildInputs = ['package.json', 'package-lock.json', 'tsconfig.json', ...['bundle.mjs', 'build-stamp.mjs', 'esbuild-etcd-protos.mjs', 'esbuild-package-dirname.mjs'].map((f) => `scripts/${f}`)];
+const buildInputs = ['package.json', 'package-lock.json', 'tsconfig.json', ...['bundle.mjs', 'build-stamp.mjs', 'esbuild-etcd-protos.mjs', 'esbuild-lazy-modules.mjs', 'esbuild-package-dirname.mjs'].map((f) => `scripts/${f}`)];
 const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
 const rel = (f) => path.relative(root, f);
 
@@ -35,6 +36,8 @@ const external = ['@kubernetes/client-node'];
 // etcd3 (with gRPC and protobufjs: ~100 ms of module loading on an etcd start) reads its .proto file beside itself;
 // precompiledEtcdProtos (before packageDirname: the first onLoad wins) compiles it at build time instead.
 const usesDirname = ['etcd3', '@grpc/grpc-js', '@grpc/proto-loader'];
+// packages whose load-time work the server never needs before it first uses them (scripts/esbuild-lazy-modules.mjs)
+const lazyPackages = ['mime-types'];
 // tsc has built the definition module into outDir by now; the plugin runs its compile step at build time.
 const etcdDefinitionModule = path.join(outDir, 'server', 'storage', 'etcd-package-definition.js');
 
@@ -68,7 +71,7 @@ async function bundleServer() {
     // maps only what its own loader loaded). Without it, stack traces name server.cjs lines, which carry
     // `// server/…ts` markers.
     sourcemap: 'linked',
-    plugins: [precompiledEtcdProtos(root, etcdDefinitionModule), packageDirname(usesDirname)],
+    plugins: [precompiledEtcdProtos(root, etcdDefinitionModule), lazyModules(root, lazyPackages), packageDirname(usesDirname)],
     // packageDirname's require.resolve() of a bundled package is meant to run: it finds the installed package's files
     logOverride: { 'require-resolve-not-external': 'silent' },
     metafile: true,

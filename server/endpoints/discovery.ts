@@ -9,7 +9,7 @@ import { Router, type Request, type Response } from 'express';
 import { StatusError } from '../api/errors.js';
 import { apiVersionOf } from '../api/types.js';
 import type { JsonObject } from '../api/types.js';
-import { loadProtobufCodec, writeError } from '../http/responses.js';
+import { loadProtobufCodec, sendBody, writeError } from '../http/responses.js';
 import { negotiateOutput, protobufMediaType } from '../http/protobuf/negotiate.js';
 import type { ResourceIndex } from '../registry/resource-index.js';
 import type { ResourceInfo, Verb } from '../registry/resource.js';
@@ -360,11 +360,6 @@ export function contentHash(body: string): string {
 
 export const notFoundError = (): StatusError => new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
 
-/** Sends a body with exactly this Content-Type (express would rewrite it for a string body, adding a charset). */
-export function sendBody(res: Response, code: number, contentType: string, body: string): void {
-  res.status(code).setHeader('Content-Type', contentType);
-  res.send(Buffer.from(body));
-}
 
 function sendJSON(res: Response, body: object): void {
   sendBody(res, 200, 'application/json', JSON.stringify(body));

@@ -1,6 +1,10 @@
 // /livez, /readyz and /healthz with named checks, in kube-apiserver's text format ("[+]ping ok").
 // One deviation, on purpose for a test tool: a failed check prints its reason instead of "reason withheld".
 import { Router, type Request, type Response } from 'express';
+import { sendBody } from './responses.js';
+
+/** text/plain, as express's res.type('text/plain').send(text) labels it */
+const sendText = (res: Response, code: number, text: string): void => sendBody(res, code, 'text/plain; charset=utf-8', text);
 
 export interface HealthCheck {
   name: string;
@@ -54,14 +58,15 @@ export function healthRouter(checks: HealthChecks): Router {
       const results = await checks.run(endpoint, new Set(asList(req.query['exclude'])));
       const failed = results.some((r) => r.error !== undefined);
       const verbose = req.query['verbose'] !== undefined;
-      res.type('text/plain; charset=utf-8').setHeader('X-Content-Type-Options', 'nosniff');
+      // in this order, as before (sendText sets the same Content-Type again)
+      res.setHeader('Content-Type', 'text/plain; charset=utf-8').setHeader('X-Content-Type-Options', 'nosniff');
       if (!failed && !verbose) {
-        res.status(200).send('ok');
+        sendText(res, 200, 'ok');
         return;
       }
       const lines = results.map((r) => (r.error === undefined ? `[+]${r.name} ok` : `[-]${r.name} failed: ${r.error}`));
       lines.push(`${endpoint} check ${failed ? 'failed' : 'passed'}`);
-      res.status(failed ? 500 : 200).send(lines.join('\n') + '\n');
+      sendText(res, failed ? 500 : 200, lines.join('\n') + '\n');
     });
     // kube's check names have slashes (/readyz/poststarthook/rbac/bootstrap-roles): the rest of the path is the name
     router.get(`/${endpoint}/*check`, async (req: Request, res: Response) => {
@@ -69,16 +74,17 @@ export function healthRouter(checks: HealthChecks): Router {
       const name = Array.isArray(segments) ? segments.join('/') : String(segments ?? '');
       const c = checks.checksFor(endpoint).find((x) => x.name === name);
       if (!c) {
-        res.status(404).type('text/plain').send('404 page not found\n');
+        sendText(res, 404, '404 page not found\n');
         return;
       }
       try {
         await c.check();
-        res.status(200).type('text/plain').send('ok');
+        sendText(res, 200, 'ok');
       } catch (err) {
-        res.status(500).type('text/plain').send(`[-]${c.name} failed: ${err instanceof Error ? err.message : String(err)}\n`);
+        sendText(res, 500, `[-]${c.name} failed: ${err instanceof Error ? err.message : String(err)}\n`);
       }
     });
   }
   return router;
 }
+

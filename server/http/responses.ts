@@ -141,6 +141,16 @@ export async function requireNegotiableOutput(req: Request, res: Response): Prom
 }
 
 /**
+ * Sends a body with exactly this Content-Type: express would rewrite it for a string body (adding a charset), and its
+ * res.type()/res.set() ask mime-types for the charset, which builds its tables from mime-db's 2,500 types when first
+ * used (≈ 8 ms; scripts/esbuild-lazy-modules.mjs keeps that off a start).
+ */
+export function sendBody(res: Response, code: number, contentType: string, body: string): void {
+  res.status(code).setHeader('Content-Type', contentType);
+  res.send(Buffer.from(body));
+}
+
+/**
  * The same headers express's res.type('application/json').send() sets (no ETag: the app disables it), written
  * with a string body: node then sends headers and body in one write, one TLS record, where send() converts the
  * body to a Buffer and writes the two separately.
