@@ -37,7 +37,7 @@ const external = ['@kubernetes/client-node'];
 // precompiledEtcdProtos (before packageDirname: the first onLoad wins) compiles it at build time instead.
 const usesDirname = ['etcd3', '@grpc/grpc-js', '@grpc/proto-loader'];
 // packages whose load-time work the server never needs before it first uses them (scripts/esbuild-lazy-modules.mjs)
-const lazyPackages = ['mime-types'];
+const lazyPackages = ['mime-types', 'qs'];
 // tsc has built the definition module into outDir by now; the plugin runs its compile step at build time.
 const etcdDefinitionModule = path.join(outDir, 'server', 'storage', 'etcd-package-definition.js');
 
