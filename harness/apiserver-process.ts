@@ -11,7 +11,7 @@ import { KubeConfig, type ApiConstructor, type ApiType } from '@kubernetes/clien
 import YAML from 'yaml';
 import { trackChild, trackTempDir, untrackTempDir } from './cleanup.js';
 import { ReadyPollSchedule } from './ready-poll-schedule.js';
-import { etcdStartAttempts, isAddressInUse, resolveEtcdBinary, spawnEtcd, type EtcdProcess, type EtcdStartOptions } from './etcd-process.js';
+import { etcdStartAttempts, isAddressInUse, resolveEtcdBinary, settlesWithin, spawnEtcd, type EtcdProcess, type EtcdStartOptions } from './etcd-process.js';
 import { freePort } from './ports.js';
 import { mergeCoverageReports } from '../server/admission/coverage/build-report.js';
 import { writeCoverageFileSync } from '../server/admission/coverage/coverage-file.js';
@@ -318,18 +318,6 @@ function storageOf(opts: ApiServerOptions): 'etcd3' | 'memory' {
   return fromFlags === 'memory' ? 'memory' : 'etcd3';
 }
 
-/** Resolves when one of the promises settles or after ms, whichever is first; the timer never outlives it. */
-function firstOf(promises: ReadonlyArray<Promise<unknown>>, ms: number): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    const done = (): void => {
-      clearTimeout(timer);
-      resolve();
-    };
-    for (const p of promises) void p.then(done, done);
-  });
-}
-
 function tail(text: string, lines = 20): string {
   const all = text.trimEnd().split('\n');
   return all.slice(-lines).join('\n');
@@ -603,7 +591,7 @@ class ApiServerProcess implements ApiServerHandle {
       }
       // Either the process exits or the next poll is due (ReadyPollSchedule), whichever comes first.
       const next = schedule.next(run.servingSeen);
-      await firstOf([run.exited, ...(next.waitForServingLine ? [run.serving] : [])], next.delayMs);
+      await settlesWithin(next.waitForServingLine ? Promise.race([run.exited, run.serving]) : run.exited, next.delayMs);
     }
   }
 

@@ -121,7 +121,7 @@ function getHealth(port: number, timeoutMs: number): Promise<string> {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Whether the promise settled within ms; the timer is cleared either way so it cannot keep the process alive. */
-function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+export function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(false), ms);
     void p.then(

@@ -63,6 +63,18 @@ describe('waitForEtcdConnection (kube-apiserver preflight.EtcdConnection)', () =
     await waitForEtcdConnection(['http://127.0.0.1:0'], { timeoutMs: 1 });
   });
 
+  // kube's preflight tests (k8s.io/apiserver/pkg/storage/etcd3/preflight/checks_test.go) through the control-plane
+  // path that calls it (CreateControlPlaneConfig): "-invalid uri$@#%" (TestParseServerURIBad, TestCheckEtcdServersUri)
+  // has no port for net.SplitHostPort, so kube does not wait on it at all, and neither does this server; an empty
+  // list (TestCheckEtcdServersEmpty) is nothing to wait for.
+  it("follows kube's preflight cases as its control plane reaches them", async () => {
+    expect(etcdWaitApplies(['-invalid uri$@#%'])).toBe(false);
+    await waitForEtcdConnection(['-invalid uri$@#%'], { timeoutMs: 1 });
+    await waitForEtcdConnection([], { timeoutMs: 1 });
+    // TestParseServerURIGood: the host and port of https://127.0.0.1:2379 are what is dialled
+    expect(etcdWaitApplies(['https://127.0.0.1:2379'])).toBe(true);
+  });
+
   it('reports a server URL it cannot parse', async () => {
     await expect(waitForEtcdConnection(['not a url:2379'])).rejects.toThrow(/^error waiting for etcd connection: unable to parse etcd url: /);
   });

@@ -67,6 +67,17 @@ function watch(prefix: string, from: string, withProgress = true): { w: EtcdWatc
 /** Lets the stream's opening (a promise) and anything queued behind it run. */
 const settle = (): Promise<void> => jest.advanceTimersByTimeAsync(0);
 
+/** Two watches from revision 5 on the shared stream, both confirmed by etcd (watch ids 0 and 1). */
+async function twoConfirmedWatches() {
+  const a = watch('/registry/cm/a/', '5');
+  const b = watch('/registry/cm/b/', '5');
+  await settle();
+  const s = streams[0]!;
+  s.answer({ watch_id: '0', created: true });
+  s.answer({ watch_id: '1', created: true });
+  return { a, b, s };
+}
+
 beforeEach(() => {
   jest.useFakeTimers();
   streams = [];
@@ -199,12 +210,7 @@ describe('SharedWatchStream', () => {
   });
 
   it('ends only the compacted watch with ResourceVersionTooOld, cancelling its watcher on etcd', async () => {
-    const a = watch('/registry/cm/a/', '5');
-    const b = watch('/registry/cm/b/', '5');
-    await settle();
-    const s = streams[0]!;
-    s.answer({ watch_id: '0', created: true });
-    s.answer({ watch_id: '1', created: true });
+    const { a, b, s } = await twoConfirmedWatches();
     s.answer({ watch_id: '0', canceled: true, compact_revision: '9' });
     expect(a.seen.errors.map((e) => [e.code, e.message])).toEqual([['ResourceVersionTooOld', 'too old resource version: 5 (9)']]);
     expect(s.cancels()).toEqual(['0']);
@@ -214,12 +220,7 @@ describe('SharedWatchStream', () => {
   });
 
   it('brings every watch back on a new stream after the stream fails, each from its own last revision, without repeats', async () => {
-    const a = watch('/registry/cm/a/', '5');
-    const b = watch('/registry/cm/b/', '5');
-    await settle();
-    const s = streams[0]!;
-    s.answer({ watch_id: '0', created: true });
-    s.answer({ watch_id: '1', created: true });
+    const { a, b, s } = await twoConfirmedWatches();
     s.answer({ watch_id: '0', events: [put('a1', 11)] }, 11);
     s.answer({ watch_id: '1', events: [put('b1', 12)] }, 12);
     s.answer({ watch_id: '0', events: [put('a2', 13)] }, 13);
