@@ -5,9 +5,9 @@
 // nothing.
 //
 // One file per bundle path, in a directory per Node version, architecture and V8 flags (as Node 22 keys its cache),
-// holding a header (the bundle's length and SHA-256, the data's CRC-32) and V8's data. A missing, corrupt, stale or
-// rejected file means a normal compile and a new file; every write is a temp file renamed into place, so
-// concurrently starting servers never read a half-written one.
+// holding a header (the bundle's length and SHA-256, a CRC-32, the code paths of the starts it holds) and V8's data.
+// A missing, corrupt, stale or rejected file means a normal compile and a new file; every write is a temp file
+// renamed into place, so concurrently starting servers never read a half-written one.
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -20,11 +20,13 @@ import { makeDirsSync } from './make-dirs.js';
 /** NODE_DEBUG=kah_compile_cache prints what the cache did (read, accepted, rejected, written) on stderr. */
 export const debugCompileCache = debuglog('kah_compile_cache');
 
-const magic = 'KAHCC1\n\0';
-// magic, bundle length (u32), bundle SHA-256 (32 bytes), CRC-32 of V8's data (u32)
-const headerBytes = magic.length + 4 + 32 + 4;
+const magic = 'KAHCC2\n\0';
+// magic, bundle length (u32), bundle SHA-256 (32 bytes), CRC-32 of everything after it (u32), then the length of the
+// list of code paths the data covers (u16), that list (ASCII, one per line) and V8's data
+const crcAt = magic.length + 4 + 32;
 const hashAt = magic.length + 4;
-const dataCrcAt = hashAt + 32;
+const coversLengthAt = crcAt + 4;
+const fixedHeaderBytes = coversLengthAt + 2;
 
 export interface CodeCacheLocation {
   /** the cache file for this bundle under this runtime */
@@ -95,20 +97,25 @@ export interface BundleIdentity {
   sha256: string;
 }
 
-/** V8's data from a cache file, or why there is none (missing, corrupt, made for another bundle). */
-export function readCodeCache(file: string, bundle: BundleIdentity): { data: Buffer } | { miss: string } {
+/**
+ * V8's data from a cache file and the code paths of the starts it holds (see main-loader.ts), or why there is none
+ * (missing, corrupt, made for another bundle).
+ */
+export function readCodeCache(file: string, bundle: BundleIdentity): { data: Buffer; covers: string[] } | { miss: string } {
   let buf: Buffer;
   try {
     buf = readFileSync(file);
   } catch (err) {
     return { miss: (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no cache yet' : (err as Error).message };
   }
-  if (buf.length <= headerBytes || buf.toString('latin1', 0, magic.length) !== magic) return { miss: 'not a cache file' };
+  if (buf.length <= fixedHeaderBytes || buf.toString('latin1', 0, magic.length) !== magic) return { miss: 'not a cache file' };
   if (buf.readUInt32LE(magic.length) !== bundle.length || buf.toString('hex', hashAt, hashAt + 32) !== bundle.sha256) return { miss: 'made for another bundle' };
-  const data = buf.subarray(headerBytes);
   // V8 trusts the data it is given (it checks versions and flags, not every byte): a torn or damaged file must not reach it
-  if (crc32(data) !== buf.readUInt32LE(dataCrcAt)) return { miss: 'corrupt' };
-  return { data };
+  if (crc32(buf.subarray(coversLengthAt)) !== buf.readUInt32LE(crcAt)) return { miss: 'corrupt' };
+  const dataAt = fixedHeaderBytes + buf.readUInt16LE(coversLengthAt);
+  if (dataAt >= buf.length) return { miss: 'corrupt' };
+  const covers = buf.toString('latin1', fixedHeaderBytes, dataAt);
+  return { data: buf.subarray(dataAt), covers: covers === '' ? [] : covers.split('\n') };
 }
 
 /**
@@ -116,12 +123,15 @@ export function readCodeCache(file: string, bundle: BundleIdentity): { data: Buf
  * server answers anything. Temp files a killed writer left (older than a minute) go first; caches of the same bundle
  * name at other locations beyond the newest few go after (see pruneOtherLocations).
  */
-export function writeCodeCache(file: string, bundle: BundleIdentity, data: Buffer): void {
-  const header = Buffer.alloc(headerBytes);
+export function writeCodeCache(file: string, bundle: BundleIdentity, data: Buffer, covers: readonly string[] = []): void {
+  const coversBytes = Buffer.from(covers.join('\n'), 'latin1');
+  const header = Buffer.alloc(fixedHeaderBytes + coversBytes.length);
   header.write(magic, 0, 'latin1');
   header.writeUInt32LE(bundle.length, magic.length);
   header.write(bundle.sha256, hashAt, 32, 'hex');
-  header.writeUInt32LE(crc32(data), dataCrcAt);
+  header.writeUInt16LE(coversBytes.length, coversLengthAt);
+  coversBytes.copy(header, fixedHeaderBytes);
+  header.writeUInt32LE(crc32(data, crc32(header.subarray(coversLengthAt))), crcAt);
   removeStaleTempFiles(file);
   const tmp = `${file}.${process.pid}.${Date.now().toString(36)}${tempSuffix}`;
   try {

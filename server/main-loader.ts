@@ -25,8 +25,11 @@ const serverBundleSha256 = __KAH_SERVER_BUNDLE_SHA256__;
 const loaderFile = fileURLToPath(import.meta.url);
 const bundleFile = path.join(path.dirname(loaderFile), 'server.cjs');
 
-/** Set when this start had no cache it could use: writes one (run once the server listens). */
-let pendingWrite: (() => void) | undefined;
+/**
+ * Writes the cache once the server listens, when this start had none it could use (covers: undefined) or one whose
+ * starts took other code paths than this one (covers: theirs).
+ */
+let pendingWrite: ((codePaths: readonly string[]) => void) | undefined;
 
 function loadServerBundle(): ServerModule {
   const require = createRequire(bundleFile);
@@ -42,11 +45,12 @@ function loadServerBundle(): ServerModule {
   const location = locateCodeCache(bundleFile, process.env);
   const identity: BundleIdentity = { length: bytes.length, sha256: serverBundleSha256 };
   let cachedData: Buffer | undefined;
+  let covers: string[] | undefined;
   if ('disabled' in location) {
     debugCompileCache('off: %s', location.disabled);
   } else {
     const read = readCodeCache(location.file, identity);
-    if ('data' in read) cachedData = read.data;
+    if ('data' in read) ({ data: cachedData, covers } = read);
     else debugCompileCache('%s: %s', location.file, read.miss);
   }
   // node's CommonJS wrapper, so that the bundle sees what require() would give it, plus the import() it uses for
@@ -56,12 +60,17 @@ function loadServerBundle(): ServerModule {
     ...(cachedData ? { cachedData } : {}),
   });
   if (cachedData) debugCompileCache('%s: %s', (location as { file: string }).file, script.cachedDataRejected ? 'rejected by V8' : 'accepted');
-  if (!('disabled' in location) && (!cachedData || script.cachedDataRejected)) {
-    pendingWrite = () => {
+  if (!('disabled' in location)) {
+    const held = cachedData && !script.cachedDataRejected ? covers : undefined;
+    pendingWrite = (codePaths) => {
+      const added = held ? codePaths.filter((p) => !held.includes(p)) : [...codePaths];
+      if (held && added.length === 0) return;
+      // V8's data for the script holds what it took from the cache read as well as what this start compiled
       const data = script.createCachedData();
       try {
-        writeCodeCache(location.file, identity, data);
-        debugCompileCache('%s: written (%d bytes)', location.file, data.length);
+        writeCodeCache(location.file, identity, data, [...(held ?? []), ...added]);
+        if (held) debugCompileCache('%s: extended with %s (%d bytes)', location.file, added.join(', '), data.length);
+        else debugCompileCache('%s: written (%d bytes)', location.file, data.length);
       } catch (err) {
         debugCompileCache('%s: not written: %s', location.file, (err as Error).message);
       }
@@ -98,13 +107,15 @@ if (startedAsServer && certWorkerEnabled()) prewarmCertWorker(path.join(path.dir
 
 const server = loadServerBundle();
 
-export const { StartupError, loadAdmissionConfig, staticManifestDirs, startFromOptions } = server;
+export const { StartupError, loadAdmissionConfig, staticManifestDirs, startFromOptions, startCodePaths } = server;
 
 /**
  * server/main.ts's runServer. When this start needs a new code cache, it is written as soon as the server listens,
  * synchronously, before it answers a first request: whoever waits for /readyz (and then perhaps kills the server)
  * cannot stop a start from leaving its cache. It then holds everything the start compiled up to there; what runs
- * later (the rest of the bootstrap writes, request handling) is compiled lazily as without a cache.
+ * later (the rest of the bootstrap writes, request handling) is compiled lazily as without a cache. A cache written
+ * by starts on other code paths (memory storage, where this one runs on etcd) is written again with this start's
+ * functions added (≈ 20 ms, once per code path): the cache of a bundle is not decided by whichever start came first.
  */
 export async function runServer(argv: string[]): Promise<Awaited<ReturnType<ServerModule['runServer']>>> {
   const running = server.runServer(argv);
@@ -115,7 +126,7 @@ export async function runServer(argv: string[]): Promise<Awaited<ReturnType<Serv
   const started = await running;
   const write = pendingWrite;
   pendingWrite = undefined;
-  if (started && write) write();
+  if (started && write) write(server.startCodePaths(started));
   return started;
 }
 

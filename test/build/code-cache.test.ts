@@ -9,6 +9,7 @@ import https from 'node:https';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cachesKeptPerBundleName, compileCacheDir, locateCodeCache, readCodeCache, writeCodeCache, type BundleIdentity } from '../../server/code-cache.js';
+import { startEtcd } from '../../harness/etcd-process.js';
 import { eventually } from '../support/eventually.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -27,8 +28,34 @@ describe('code cache files', () => {
   it('reads back what was written for the same bundle', async () => {
     const file = path.join(dir, 'x.v8cache');
     writeCodeCache(file, bundle, Buffer.from('v8 data'));
-    expect(readCodeCache(file, bundle)).toEqual({ data: Buffer.from('v8 data') });
+    expect(readCodeCache(file, bundle)).toEqual({ data: Buffer.from('v8 data'), covers: [] });
     expect(await readdir(dir)).toEqual(['x.v8cache']);
+    writeCodeCache(file, bundle, Buffer.from('more v8 data'), ['storage:memory', 'storage:etcd3']);
+    expect(readCodeCache(file, bundle)).toEqual({ data: Buffer.from('more v8 data'), covers: ['storage:memory', 'storage:etcd3'] });
+  });
+
+  it('misses when the list of code paths it covers is damaged, not only its data', async () => {
+    const file = path.join(dir, 'x.v8cache');
+    writeCodeCache(file, bundle, Buffer.from('v8 data'), ['storage:memory']);
+    const bytes = await readFile(file);
+    const at = bytes.indexOf('storage:memory');
+    bytes[at] = 'S'.charCodeAt(0);
+    await writeFile(file, bytes);
+    expect(readCodeCache(file, bundle)).toEqual({ miss: 'corrupt' });
+    // the list's length pointing past the end of the file
+    const long = await readFile(file);
+    long.writeUInt16LE(0xffff, at - 2);
+    await writeFile(file, long);
+    expect(readCodeCache(file, bundle)).toEqual({ miss: 'corrupt' });
+  });
+
+  it('does not read a cache file of the previous format', async () => {
+    const file = path.join(dir, 'x.v8cache');
+    writeCodeCache(file, bundle, Buffer.from('v8 data'));
+    const bytes = await readFile(file);
+    bytes.write('KAHCC1', 0, 'latin1');
+    await writeFile(file, bytes);
+    expect(readCodeCache(file, bundle)).toEqual({ miss: 'not a cache file' });
   });
 
   it('keeps the newest caches of a bundle name written at other locations, and no more', async () => {
@@ -99,8 +126,9 @@ class Start {
     private readonly certDir: string,
     env: NodeJS.ProcessEnv,
     entry: string,
+    storageArgs: readonly string[],
   ) {
-    this.child = spawn(process.execPath, [path.join(serverDir, entry), '--secure-port=0', '--bind-address=127.0.0.1', `--cert-dir=${certDir}`, '--storage-backend=memory'], {
+    this.child = spawn(process.execPath, [path.join(serverDir, entry), '--secure-port=0', '--bind-address=127.0.0.1', `--cert-dir=${certDir}`, ...storageArgs], {
       env: { ...process.env, NODE_DEBUG: 'kah_compile_cache', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -148,8 +176,8 @@ describe('the server started with the code cache', () => {
   let serverDir: string;
   const starts: Start[] = [];
   // main.cjs is what the harness starts; main.js is its ESM face (`node dist/server/main.js`, `kah serve`)
-  const start = (env: NodeJS.ProcessEnv = {}, entry = 'main.cjs'): Start => {
-    const s = new Start(serverDir, path.join(work, `certs-${starts.length}`), { KAH_COMPILE_CACHE_DIR: cacheDir, ...env }, entry);
+  const start = (env: NodeJS.ProcessEnv = {}, entry = 'main.cjs', storageArgs: readonly string[] = ['--storage-backend=memory']): Start => {
+    const s = new Start(serverDir, path.join(work, `certs-${starts.length}`), { KAH_COMPILE_CACHE_DIR: cacheDir, ...env }, entry, storageArgs);
     starts.push(s);
     return s;
   };
@@ -192,6 +220,35 @@ describe('the server started with the code cache', () => {
     const third = start({}, 'main.js');
     await third.ready();
     expect(third.cacheLines).toEqual(['accepted']);
+  }, 90_000);
+
+  it('is written again, with the functions of both, when a start runs on another storage backend than those it holds', async () => {
+    const etcd = await startEtcd();
+    try {
+      const onEtcd = ['--etcd-servers', etcd.endpoint, '--etcd-prefix', `/code-cache-${path.basename(work)}`];
+      const first = start();
+      await first.until('written');
+      await first.stop();
+      const [file] = await cacheFiles();
+      const onMemory = await readFile(file!);
+      const second = start({}, 'main.cjs', onEtcd);
+      await second.ready();
+      // in place before the first answer, as a first write is
+      expect(second.cacheLines).toEqual(['accepted', 'extended with storage:etcd3']);
+      await second.stop();
+      const extended = await readFile(file!);
+      // V8's data for the script keeps what came from the file it read: the memory start's functions are still there
+      expect(extended.length).toBeGreaterThan(onMemory.length);
+      for (const [storageArgs, label] of [[onEtcd, 'etcd'], [['--storage-backend=memory'], 'memory']] as const) {
+        const next = start({}, 'main.cjs', storageArgs);
+        await next.ready();
+        expect({ label, lines: next.cacheLines }).toEqual({ label, lines: ['accepted'] });
+        await next.stop();
+      }
+      expect((await readFile(file!)).equals(extended)).toBe(true);
+    } finally {
+      await etcd.cleanup();
+    }
   }, 90_000);
 
   it('survives first starts racing to write it: each replaces the file whole, and the next start uses it', async () => {
