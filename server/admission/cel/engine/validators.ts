@@ -13,37 +13,42 @@ export type AstValidatorName = 'homogeneous_literals' | 'duration' | 'timestamp'
 /** The validators kube-apiserver's base environment installs, in the order it installs them. */
 export const KUBERNETES_VALIDATORS: readonly AstValidatorName[] = Object.freeze(['homogeneous_literals', 'duration', 'timestamp', 'matches']);
 
-/** Every node, parents before children (ast.MatchDescendants visits in pre-order). */
-function* descendants(e: Expr): Generator<Expr> {
-  yield e;
+/**
+ * Every node, parents before children (ast.MatchDescendants visits in pre-order), appended to `into`. A plain
+ * recursion: the nested generators this was (`yield*` per level) cost ≈ 13 of the ≈ 50 ms that compiling 100 static
+ * policies' expressions takes at startup, each element passing through every enclosing generator.
+ */
+function collectDescendants(e: Expr, into: Expr[]): Expr[] {
+  into.push(e);
   switch (e.kind) {
     case 'select':
-      yield* descendants(e.operand);
+      collectDescendants(e.operand, into);
       break;
     case 'call':
-      if (e.target) yield* descendants(e.target);
-      for (const a of e.args) yield* descendants(a);
+      if (e.target) collectDescendants(e.target, into);
+      for (const a of e.args) collectDescendants(a, into);
       break;
     case 'list':
-      for (const x of e.elems) yield* descendants(x);
+      for (const x of e.elems) collectDescendants(x, into);
       break;
     case 'map':
       for (const x of e.entries) {
-        yield* descendants(x.key);
-        yield* descendants(x.value);
+        collectDescendants(x.key, into);
+        collectDescendants(x.value, into);
       }
       break;
     case 'struct':
-      for (const f of e.fields) yield* descendants(f.value);
+      for (const f of e.fields) collectDescendants(f.value, into);
       break;
     case 'comprehension':
-      yield* descendants(e.iterRange);
-      yield* descendants(e.accuInit);
-      yield* descendants(e.loopCondition);
-      yield* descendants(e.loopStep);
-      yield* descendants(e.result);
+      collectDescendants(e.iterRange, into);
+      collectDescendants(e.accuInit, into);
+      collectDescendants(e.loopCondition, into);
+      collectDescendants(e.loopStep, into);
+      collectDescendants(e.result, into);
       break;
   }
+  return into;
 }
 
 /** checker.FormatCELType: timestamps and durations by their short names, null as `null`. */
@@ -147,7 +152,7 @@ export function compiles(pattern: string): boolean {
 export function validateAst(checked: CheckedExpr, validators: readonly AstValidatorName[]): Issue[] {
   if (validators.length === 0) return [];
   const issues: Issue[] = [];
-  const nodes = [...descendants(checked.parsed.expr)];
+  const nodes = collectDescendants(checked.parsed.expr, []);
   const report = (id: number, message: string) => issues.push({ offset: checked.parsed.positions.get(id) ?? -1, message });
   for (const v of validators) {
     if (v === 'homogeneous_literals') homogeneousLiterals(checked, nodes, report);
