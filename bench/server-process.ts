@@ -8,6 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { trackChild } from '../harness/cleanup.js';
 import { defaultServerEntry } from '../harness/apiserver-process.js';
+import { serverNodeFlags } from '../harness/server-node-flags.js';
 import { msSince } from './stats.js';
 
 /** Between two readiness probes; small against the 300 ms being measured, large enough not to load the CPU. */
@@ -51,9 +52,11 @@ export class BenchServer {
   private exit: ExitRecord | undefined;
 
   private constructor(readonly opts: BenchServerOptions) {
-    this.child = spawn(process.execPath, [...(opts.nodeArgs ?? []), defaultServerEntry(), ...serverArgs(opts)], {
+    const env = { ...process.env, ...opts.env };
+    // the node flags the harness starts servers with: the benchmark measures the starts users' suites make
+    this.child = spawn(process.execPath, [...serverNodeFlags(env), ...(opts.nodeArgs ?? []), defaultServerEntry(), ...serverArgs(opts)], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      ...(opts.env ? { env: { ...process.env, ...opts.env } } : {}),
+      env,
     });
     trackChild(this.child);
     for (const s of [this.child.stdout!, this.child.stderr!]) {

@@ -17,6 +17,7 @@ import { mergeCoverageReports } from '../server/admission/coverage/build-report.
 import { writeCoverageFileSync } from '../server/admission/coverage/coverage-file.js';
 import { parseCoverageReport, type AdmissionCoverageReport } from '../server/admission/coverage/report-schema.js';
 import { formatCoverageSummary } from '../server/admission/coverage/summary-table.js';
+import { serverNodeFlags } from './server-node-flags.js';
 
 type EtcdHandle = EtcdProcess;
 
@@ -456,7 +457,7 @@ class ApiServerProcess implements ApiServerHandle {
       if (v === undefined) delete env[k];
       else env[k] = v;
     }
-    const child = spawn(process.execPath, [...this.args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...serverNodeFlags(env), ...this.args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     trackChild(child);
     let resolveExit!: (e: ApiServerExit) => void;
     let resolveServing!: () => void;

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { defaultServerEntry } from '../apiserver-process.js';
 import { resolveEtcdBinary } from '../etcd-process.js';
+import { serverNodeFlags } from '../server-node-flags.js';
 
 export interface EnvtestAssetsIO {
   stdout: NodeJS.WritableStream;
@@ -66,7 +67,9 @@ export function writeEnvtestAssets(dir: string | undefined, env: NodeJS.ProcessE
     '# kube-apiserver for controller-runtime envtest: kube-admission-harness (kah serve)',
     // --help names the command as envtest ran it
     'KAH_COMMAND_PATH=kube-apiserver; export KAH_COMMAND_PATH',
-    `exec ${shQuote(process.execPath)} ${shQuote(serverEntry)} "$@"`,
+    // the node flags startApiServer uses on this machine (harness/server-node-flags.ts), unless NODE_OPTIONS sets its own
+    `case " $NODE_OPTIONS" in *" --v8-pool-size"*) kah_node_flags= ;; *) kah_node_flags=${shQuote(serverNodeFlags({}).join(' '))} ;; esac`,
+    `exec ${shQuote(process.execPath)} $kah_node_flags ${shQuote(serverEntry)} "$@"`,
     '',
   ].join('\n');
   const kubeApiserver = path.join(out, 'kube-apiserver');

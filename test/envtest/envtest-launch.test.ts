@@ -14,6 +14,7 @@ import { trackChild, trackTempDir } from '../../harness/cleanup.js';
 import { writeEnvtestAssets, type EnvtestAssets } from '../../harness/commands/envtest-assets.js';
 import { startEtcd, type EtcdProcess } from '../../harness/etcd-process.js';
 import { freePort } from '../../harness/ports.js';
+import { serverNodeFlags } from '../../harness/server-node-flags.js';
 import { respond, startWebhookServer, type WebhookServer } from '../../harness/webhook-server.js';
 import { eventually } from '../support/eventually.js';
 
@@ -138,6 +139,20 @@ describe('kah envtest-assets as controller-runtime envtest starts kube-apiserver
     expect(helpHasFlag(help.stdout, 'insecure-port')).toBe(false);
     for (const a of args) expect(helpHasFlag(help.stdout, a.slice(2).split('=')[0]!)).toBe(true);
     expect(help.stdout).toMatch(/^\s+--allow-privileged\s+Accepted for kube-apiserver compatibility and ignored/m);
+  });
+
+  it("runs the server with the node flags startApiServer uses, unless NODE_OPTIONS sets the pool size itself", async () => {
+    // a module preloaded through NODE_OPTIONS reports the node flags of the process the launcher execs
+    const report = path.join(dir, 'exec-argv.json');
+    const preload = path.join(dir, 'report-exec-argv.cjs');
+    await writeFile(preload, `require('fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify(process.execArgv));\n`);
+    const execArgv = async (nodeOptions: string): Promise<string[]> => {
+      const r = spawnSync(assets.kubeApiserver, ['--help'], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: nodeOptions } });
+      expect(r.status).toBe(0);
+      return JSON.parse(await readFile(report, 'utf8')) as string[];
+    };
+    expect(await execArgv(`--require ${preload}`)).toEqual(serverNodeFlags({}));
+    expect(await execArgv(`--v8-pool-size=3 --require ${preload}`)).toEqual([]);
   });
 
   it('refuses an unknown flag as kube-apiserver does', () => {

@@ -1,9 +1,10 @@
 // The apiserver and etcd as real processes: kill -9 and restart keep the data, an etcd outage shows in /readyz and
 // as 5xx writes and heals without restarting the apiserver, a bad flag is a startup failure, nothing is left behind.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
 import { ApiServerStartError, startApiServer, type ApiServerHandle } from '../../harness/apiserver-process.js';
 import { trackedResources } from '../../harness/cleanup.js';
+import { serverNodeFlags } from '../../harness/server-node-flags.js';
 import { expectStartupFailure, UnexpectedStartupError } from '../../harness/startup-failure.js';
 import { isAlive } from '../support/process.js';
 
@@ -100,6 +101,9 @@ describe('startApiServer with memory storage', () => {
     try {
       expect(server.etcd).toBeUndefined();
       expect(server.args).toContain('--storage-backend=memory');
+      // node's own flags for this machine come before the entry script (harness/server-node-flags.ts)
+      const cmdline = readFileSync(`/proc/${server.pid!}/cmdline`, 'utf8').split('\0');
+      expect(cmdline.slice(1, cmdline.indexOf(server.args[0]!))).toEqual(serverNodeFlags());
       const created = await server.client(CoreV1Api).createNamespacedConfigMap({ namespace: 'default', body: configMap('in-memory') });
       expect(created.metadata?.resourceVersion).toBeTruthy();
       // Logs: one JSON object per line, already-printed lines match too.
