@@ -12,8 +12,9 @@ import { defaultServingHosts, issueClientCert, issueServingCert } from './issue.
 export const adminUser = 'kubernetes-admin';
 export const adminGroups: readonly string[] = ['system:masters'];
 
-const certMode = 0o644;
-const keyMode = 0o600;
+/** The modes the certificate files are written with, as client-go writes them (see certs/cert-dir.ts). */
+export const certMode = 0o644;
+export const keyMode = 0o600;
 /** A certificate that expires within this margin is replaced rather than reused. */
 const reuseMarginMs = 60 * 60 * 1000;
 

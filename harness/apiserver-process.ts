@@ -18,6 +18,7 @@ import { writeCoverageFileSync } from '../server/admission/coverage/coverage-fil
 import { parseCoverageReport, type AdmissionCoverageReport } from '../server/admission/coverage/report-schema.js';
 import { formatCoverageSummary } from '../server/admission/coverage/summary-table.js';
 import { serverNodeFlags } from './server-node-flags.js';
+import { keepSharedCertificates, provideSharedCertificates, sharedCertificatesKey } from './shared-certificates.js';
 
 type EtcdHandle = EtcdProcess;
 
@@ -27,6 +28,13 @@ export type StaticManifestPlugin = 'ValidatingAdmissionWebhook' | 'MutatingAdmis
 export interface ApiServerOptions {
   /** Extra kube-apiserver flags, e.g. `['--v=4', '--authorization-mode=AlwaysDeny']`. They win over what the harness derives. */
   flags?: string[];
+  /**
+   * The certificates of a server in the harness's own temp `--cert-dir` (no `--cert-dir` in `flags`). `'shared'` (the
+   * default): the CA, serving and admin certificates the first server of this process generated (with the same
+   * `--bind-address` and `--external-hostname`) are copied in before it starts, so only that first start generates
+   * any, as envtest makes its certificates once per test process. `'fresh'`: the server generates its own.
+   */
+  certificates?: 'shared' | 'fresh';
   /** An AdmissionConfiguration, as an object or YAML/JSON text; written to a temp file for `--admission-control-config-file`. */
   admissionConfig?: Record<string, unknown> | string;
   /**
@@ -279,6 +287,9 @@ export function buildAdmissionConfig(
   return base;
 }
 
+/** The --bind-address the harness gives a server whose flags name none. */
+const defaultBindAddress = '127.0.0.1';
+
 export interface ApiServerRuntime {
   port: number;
   certDir: string;
@@ -292,7 +303,7 @@ export function buildApiServerArgs(opts: ApiServerOptions, rt: ApiServerRuntime)
   let user = [...(opts.flags ?? [])];
   const args = [`--secure-port=${rt.port}`];
   const has = (name: string): boolean => flagValue(user, name) !== undefined;
-  if (!has('bind-address')) args.push('--bind-address=127.0.0.1');
+  if (!has('bind-address')) args.push(`--bind-address=${defaultBindAddress}`);
   if (!has('cert-dir')) args.push(`--cert-dir=${rt.certDir}`);
   if (!has('write-kubeconfig')) args.push(`--write-kubeconfig=${rt.kubeconfigPath}`);
   if (!has('storage-backend')) args.push(`--storage-backend=${storageOf(opts) === 'memory' ? 'memory' : 'etcd3'}`);
@@ -731,6 +742,8 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   try {
     // 0755 whatever the umask: the server refuses a cert dir group or others may write
     await mkdir(path.join(tempDir, 'certs'), { recursive: true, mode: 0o755 });
+    const certsKey = flagValue(flags, 'cert-dir') === undefined && (opts.certificates ?? 'shared') === 'shared' ? sharedCertificatesKey(flagValue(flags, 'bind-address') ?? defaultBindAddress, flagValue(flags, 'external-hostname')) : undefined;
+    if (certsKey !== undefined) provideSharedCertificates(certsKey, path.join(tempDir, 'certs'));
     const storage = storageOf(opts);
     const needsEtcd = storage === 'etcd3' && flagValue(flags, 'etcd-servers') === undefined;
     const givenEtcd = opts.etcdServers === undefined ? undefined : Array.isArray(opts.etcdServers) ? opts.etcdServers.join(',') : opts.etcdServers;
@@ -774,7 +787,10 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
         }
       }
     }
-    if (opts.waitForReady ?? true) await handle.waitReady();
+    if (opts.waitForReady ?? true) {
+      await handle.waitReady();
+      if (certsKey !== undefined) keepSharedCertificates(certsKey, handle.certDir);
+    }
     return handle;
   } catch (err) {
     // Nothing half-started is left behind when start fails.

@@ -11,7 +11,7 @@ const loadingLine = /KAH_COMPILE_CACHE \d+:/;
 
 /** Starts a server, waits for `line`, waits `delayMs`, sends SIGTERM: 'exit 0' if it shut down as it should. */
 async function stopOnceLogged(line: RegExp, delayMs: number, env: Record<string, string | undefined>): Promise<string> {
-  const server: ApiServerHandle = await startApiServer({ storage: 'memory', waitForReady: false, env: { KAH_CERT_WORKER: undefined, ...env } });
+  const server: ApiServerHandle = await startApiServer({ storage: 'memory', certificates: 'fresh', waitForReady: false, env: { KAH_CERT_WORKER: undefined, ...env } });
   try {
     await server.waitForLog(line, 30_000);
     // not a wait for a condition: the signal is sent at a different point of the start each time

@@ -24,6 +24,7 @@ describe('a startup failure while certificates are being generated', () => {
     const one = async (): Promise<void> => {
       const f = await expectStartupFailure({
         storage: 'memory',
+        certificates: 'fresh',
         flags: [`--admission-control-config-file=${config}`, '--feature-gates=ManifestBasedAdmissionControlConfig=true'],
         // the default, whatever this test's environment says
         env: { KAH_CERT_WORKER: undefined },
