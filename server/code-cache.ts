@@ -1,8 +1,8 @@
 // A V8 code cache for the server bundle, in the spirit of Node 22's module compile cache (module.enableCompileCache,
 // which Node 20 lacks): compiling the 6 MB bundle is most of what importing it costs, and V8 can skip that given the
-// code it produced last time. Unlike Node 22, the cache is taken once the server listens (script.createCachedData()
-// then holds every function the start compiled lazily, not just the top level), so a start with it compiles almost
-// nothing.
+// code it produced last time. Unlike Node 22, the cache is taken as the server first reports ready
+// (script.createCachedData() then holds every function the start compiled lazily, not just the top level), so a start
+// with it compiles almost nothing.
 //
 // One file per bundle path, in a directory per Node version, architecture and V8 flags (as Node 22 keys its cache),
 // holding a header (the bundle's length and SHA-256, a CRC-32, the code paths of the starts it holds) and V8's data.

@@ -1,7 +1,7 @@
 // What `npm run build` makes dist/server/main.cjs of: it runs the server bundle (dist/server/server.cjs, CommonJS so
 // that vm.Script can run it) with V8's code cache for it (server/code-cache.ts), and exports the entry's API. The
-// cache is written once the server listens, when it was missing or unusable; any problem with it only costs the
-// compile it would have saved. The harness starts servers with `node dist/server/main.cjs` (a CommonJS entry starts
+// cache is written as the server first reports ready, when it was missing, unusable or made by starts on another
+// storage backend; any problem with it only costs the compile it would have saved. The harness starts servers with `node dist/server/main.cjs` (a CommonJS entry starts
 // ≈ 7 ms of CPU sooner than an ESM one); dist/server/main.js (server/main-esm.ts) is the same for
 // `node dist/server/main.js`, `kah serve` and importers.
 import { isAscii } from 'node:buffer';
@@ -109,13 +109,17 @@ const server = loadServerBundle();
 
 export const { StartupError, loadAdmissionConfig, staticManifestDirs, startFromOptions, startCodePaths } = server;
 
+/** When no /readyz or /healthz has answered 200 this long after the server listens, the cache is written anyway. */
+const cacheWriteFallbackMs = 2000;
+
 /**
- * server/main.ts's runServer. When this start needs a new code cache, it is written as soon as the server listens,
- * synchronously, before it answers a first request: whoever waits for /readyz (and then perhaps kills the server)
- * cannot stop a start from leaving its cache. It then holds everything the start compiled up to there; what runs
- * later (the rest of the bootstrap writes, request handling) is compiled lazily as without a cache. A cache written
- * by starts on other code paths (memory storage, where this one runs on etcd) is written again with this start's
- * functions added (≈ 20 ms, once per code path): the cache of a bundle is not decided by whichever start came first.
+ * server/main.ts's runServer. When this start needs a new code cache, it is written synchronously just before the
+ * server first answers /readyz (or /healthz) with 200: whoever waits for readiness (and then perhaps kills the server)
+ * cannot stop a start from leaving its cache, and it holds everything the start compiled up to there, the bootstrap
+ * writes' completions and the readiness check included (a restart on etcd ≈ 5–10 ms sooner than with a cache taken
+ * when the server listened). A server nobody asks writes it 2 s after it listens. A cache written by starts on other
+ * code paths (memory storage, where this one runs on etcd) is written again with this start's functions added
+ * (≈ 20 ms, once per code path): the cache of a bundle is not decided by whichever start came first.
  */
 export async function runServer(argv: string[]): Promise<Awaited<ReturnType<ServerModule['runServer']>>> {
   const running = server.runServer(argv);
@@ -126,7 +130,20 @@ export async function runServer(argv: string[]): Promise<Awaited<ReturnType<Serv
   const started = await running;
   const write = pendingWrite;
   pendingWrite = undefined;
-  if (started && write) write(server.startCodePaths(started));
+  if (started && write) {
+    const codePaths = server.startCodePaths(started);
+    let pending = true;
+    const writeOnce = (): void => {
+      if (!pending) return;
+      pending = false;
+      clearTimeout(fallback);
+      write(codePaths);
+    };
+    started.health.onFirstReady(writeOnce);
+    // a server nobody asks whether it is ready (kubectl against `kah serve`) writes it all the same
+    const fallback = setTimeout(writeOnce, cacheWriteFallbackMs);
+    fallback.unref();
+  }
   return started;
 }
 

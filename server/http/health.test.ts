@@ -55,3 +55,30 @@ describe('/healthz, as kube-apiserver answers it', () => {
     expect(bad.headers['x-content-type-options']).toBe('nosniff');
   });
 });
+
+describe('onFirstReady', () => {
+  it('runs once, before the first 200 of /readyz or /healthz with every check run; not for /livez, a failure or an exclusion', async () => {
+    const checks = new HealthChecks();
+    let ready = false;
+    checks.addReady({
+      name: 'startup',
+      check: () => {
+        if (!ready) throw new Error('not yet');
+      },
+    });
+    const calls: string[] = [];
+    checks.onFirstReady(() => calls.push('first ready'));
+    const app = express();
+    app.use(healthRouter(checks));
+    expect((await request(app).get('/readyz')).status).toBe(500);
+    expect((await request(app).get('/readyz?exclude=startup')).status).toBe(200);
+    expect((await request(app).get('/livez')).status).toBe(200);
+    expect(calls).toEqual([]);
+    ready = true;
+    const first = request(app).get('/healthz?verbose');
+    expect((await first).status).toBe(200);
+    expect(calls).toEqual(['first ready']);
+    expect((await request(app).get('/readyz')).status).toBe(200);
+    expect(calls).toEqual(['first ready']);
+  });
+});

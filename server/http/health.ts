@@ -26,6 +26,20 @@ export interface HealthResult {
 export class HealthChecks {
   private readonly live: HealthCheck[] = [];
   private readonly ready: HealthCheck[] = [];
+  private readonly beforeFirstReady: Array<() => void> = [];
+
+  /**
+   * Runs `fn` once, synchronously, just before /readyz or /healthz first answers 200 with every check run: whoever
+   * waits for readiness (and may kill the server next) cannot stop it (server/main-loader.ts writes its code cache so).
+   */
+  onFirstReady(fn: () => void): void {
+    this.beforeFirstReady.push(fn);
+  }
+
+  /** Called by the endpoints when every readiness check passed, none excluded. */
+  passedReadiness(): void {
+    for (const fn of this.beforeFirstReady.splice(0)) fn();
+  }
 
   /** A liveness check also counts for readiness, as in kube. */
   addLive(c: HealthCheck): void {
@@ -80,6 +94,7 @@ export function healthRouter(checks: HealthChecks): Router {
       const verbose = query.verbose;
       // in this order, as before (sendText sets the same Content-Type again)
       res.setHeader('Content-Type', 'text/plain; charset=utf-8').setHeader('X-Content-Type-Options', 'nosniff');
+      if (!failed && endpoint !== 'livez' && query.exclude.size === 0) checks.passedReadiness();
       if (!failed && !verbose) {
         sendText(res, 200, 'ok');
         return;

@@ -1,4 +1,4 @@
-// The server bundle's V8 code cache (server/code-cache.ts, server/main-loader.ts): written once a start is ready,
+// The server bundle's V8 code cache (server/code-cache.ts, server/main-loader.ts): written as a start first reports ready,
 // accepted by the next start, and never trusted when it is corrupt, made for another bundle, or switched off. What
 // the cache did is read from the loader's NODE_DEBUG=kah_compile_cache lines, not from timings.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -199,10 +199,10 @@ describe('the server started with the code cache', () => {
     await rm(serverDir, { recursive: true, force: true });
   });
 
-  it('writes the cache before the first start answers a request, and the next start uses it', async () => {
+  it('writes the cache before the first start answers /readyz with 200, and the next start uses it', async () => {
     const first = start();
     await first.ready();
-    // no wait for it: the file was in place before the server answered /readyz
+    // no wait for it: the file was in place before the server answered /readyz with 200
     expect(await cacheFiles()).toHaveLength(1);
     await first.until('written');
     expect(first.cacheLines).toEqual(['no cache yet', 'written']);
@@ -220,6 +220,14 @@ describe('the server started with the code cache', () => {
     const third = start({}, 'main.js');
     await third.ready();
     expect(third.cacheLines).toEqual(['accepted']);
+  }, 90_000);
+
+  it('is written 2 s after the server listens when nobody asks whether it is ready', async () => {
+    const first = start();
+    await eventually(() => expect(first.stdout).toContain('"msg":"Serving securely"'), 30_000);
+    expect(first.cacheLines).toEqual(['no cache yet']);
+    await first.until('written');
+    expect(await cacheFiles()).toHaveLength(1);
   }, 90_000);
 
   it('is written again, with the functions of both, when a start runs on another storage backend than those it holds', async () => {
