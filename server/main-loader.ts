@@ -1,9 +1,9 @@
 // What `npm run build` makes dist/server/main.cjs of: it runs the server bundle (dist/server/server.cjs, CommonJS so
 // that vm.Script can run it) with V8's code cache for it (server/code-cache.ts), and exports the entry's API. The
 // cache is written as the server first reports ready, when it was missing, unusable or made by starts on another
-// storage backend; any problem with it only costs the compile it would have saved. The harness starts servers with `node dist/server/main.cjs` (a CommonJS entry starts
-// ≈ 7 ms of CPU sooner than an ESM one); dist/server/main.js (server/main-esm.ts) is the same for
-// `node dist/server/main.js`, `kah serve` and importers.
+// storage backend; any problem with it only costs the compile it would have saved. The harness starts servers with
+// `node dist/server/main.cjs` (a CommonJS entry starts ≈ 7 ms of CPU sooner than an ESM one); dist/server/main.js
+// (server/main-esm.ts) is the same for `node dist/server/main.js`, `kah serve` and importers.
 import { isAscii } from 'node:buffer';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -26,8 +26,8 @@ const loaderFile = fileURLToPath(import.meta.url);
 const bundleFile = path.join(path.dirname(loaderFile), 'server.cjs');
 
 /**
- * Writes the cache once the server listens, when this start had none it could use (covers: undefined) or one whose
- * starts took other code paths than this one (covers: theirs).
+ * Writes the cache (when runServer says: as the server first reports ready), if this start had none it could use or
+ * one whose starts took other code paths than this one.
  */
 let pendingWrite: ((codePaths: readonly string[]) => void) | undefined;
 
