@@ -7,6 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { certMode, keyMode, servingBundlePaths, type ServingBundlePaths } from '../certs/bundle.js';
+import { servingHosts } from '../certs/serving-hosts.js';
 
 type KeptFiles = ReadonlyArray<{ name: string; content: string; mode: number }>;
 
@@ -19,9 +20,9 @@ function bundleFiles(certDir: string): Array<{ file: string; mode: number }> {
   return (Object.keys(paths) as Array<keyof ServingBundlePaths>).map((k) => ({ file: paths[k], mode: keys.includes(k) ? keyMode : certMode }));
 }
 
-/** Servers whose serving certificate must cover the same hosts (certs/serving-hosts.ts: bind address, external name) share one set. */
+/** Servers whose serving certificate must cover the same hosts, as the server computes them, share one set. */
 export function sharedCertificatesKey(bindAddress: string, externalHostname: string | undefined): string {
-  return `${bindAddress}\n${externalHostname ?? ''}`;
+  return servingHosts(bindAddress.trim(), externalHostname).join('\n');
 }
 
 /** Writes the kept certificates for `key` into `certDir`, keys first; false when no server of this process has made them yet. */

@@ -26,10 +26,10 @@ const loaderFile = fileURLToPath(import.meta.url);
 const bundleFile = path.join(path.dirname(loaderFile), 'server.cjs');
 
 /**
- * Writes the cache (when runServer says: as the server first reports ready), if this start had none it could use or
- * one whose starts took other code paths than this one.
+ * Given the code paths this start took, the write of a new cache (run by runServer as the server first reports
+ * ready), or undefined when the cache this start used already holds them.
  */
-let pendingWrite: ((codePaths: readonly string[]) => void) | undefined;
+let cacheWriter: ((codePaths: readonly string[]) => (() => void) | undefined) | undefined;
 
 function loadServerBundle(): ServerModule {
   const require = createRequire(bundleFile);
@@ -62,18 +62,20 @@ function loadServerBundle(): ServerModule {
   if (cachedData) debugCompileCache('%s: %s', (location as { file: string }).file, script.cachedDataRejected ? 'rejected by V8' : 'accepted');
   if (!('disabled' in location)) {
     const held = cachedData && !script.cachedDataRejected ? covers : undefined;
-    pendingWrite = (codePaths) => {
+    cacheWriter = (codePaths) => {
       const added = held ? codePaths.filter((p) => !held.includes(p)) : [...codePaths];
-      if (held && added.length === 0) return;
-      // V8's data for the script holds what it took from the cache read as well as what this start compiled
-      const data = script.createCachedData();
-      try {
-        writeCodeCache(location.file, identity, data, [...(held ?? []), ...added]);
-        if (held) debugCompileCache('%s: extended with %s (%d bytes)', location.file, added.join(', '), data.length);
-        else debugCompileCache('%s: written (%d bytes)', location.file, data.length);
-      } catch (err) {
-        debugCompileCache('%s: not written: %s', location.file, (err as Error).message);
-      }
+      if (held && added.length === 0) return undefined;
+      return () => {
+        // V8's data for the script holds what it took from the cache read as well as what this start compiled
+        const data = script.createCachedData();
+        try {
+          writeCodeCache(location.file, identity, data, [...(held ?? []), ...added]);
+          if (held) debugCompileCache('%s: extended with %s (%d bytes)', location.file, added.join(', '), data.length);
+          else debugCompileCache('%s: written (%d bytes)', location.file, data.length);
+        } catch (err) {
+          debugCompileCache('%s: not written: %s', location.file, (err as Error).message);
+        }
+      };
     };
   }
   const module = { exports: {} as ServerModule };
@@ -128,16 +130,15 @@ export async function runServer(argv: string[]): Promise<Awaited<ReturnType<Serv
   process.off('SIGTERM', stopBeforeServerLoaded);
   process.off('SIGINT', stopBeforeServerLoaded);
   const started = await running;
-  const write = pendingWrite;
-  pendingWrite = undefined;
+  const write = started ? cacheWriter?.(server.startCodePaths(started)) : undefined;
+  cacheWriter = undefined;
   if (started && write) {
-    const codePaths = server.startCodePaths(started);
     let pending = true;
     const writeOnce = (): void => {
       if (!pending) return;
       pending = false;
       clearTimeout(fallback);
-      write(codePaths);
+      write();
     };
     started.health.onFirstReady(writeOnce);
     // a server nobody asks whether it is ready (kubectl against `kah serve`) writes it all the same
