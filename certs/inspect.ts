@@ -4,7 +4,7 @@
 // subject is parsed from X509Certificate.subject here, and tls is loaded first in case anything else does it.
 import 'node:tls';
 import { X509Certificate, createPrivateKey } from 'node:crypto';
-import { isIP } from 'node:net';
+import { isIPAddress } from './ip-address.js';
 
 const serverAuthOid = '1.3.6.1.5.5.7.3.1';
 const clientAuthOid = '1.3.6.1.5.5.7.3.2';
@@ -85,7 +85,7 @@ export function certCoversHosts(pem: string, hosts: readonly string[]): boolean 
     const x = new X509Certificate(pem);
     return hosts.every((h) => {
       const bare = h.replace(/^\[(.*)\]$/, '$1');
-      return (isIP(bare) ? x.checkIP(bare) : x.checkHost(bare, { wildcards: false })) !== undefined;
+      return (isIPAddress(bare) ? x.checkIP(bare) : x.checkHost(bare, { wildcards: false })) !== undefined;
     });
   } catch {
     return false;

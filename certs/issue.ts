@@ -1,6 +1,6 @@
 // Leaf certificates signed by a CertKeyPair CA: serving certificates (serverAuth, SANs for names and IPs) and
 // client certificates whose subject kube-apiserver's x509 authenticator reads as user (CN) and groups (O).
-import { isIP } from 'node:net';
+import { isIPAddress } from './ip-address.js';
 import { certificateKeyOptions } from './key-pair.js';
 // selfsigned (and its x509 stack) loads only when a certificate is generated: a restart that reuses --cert-dir
 // never pays for it.
@@ -30,7 +30,7 @@ export function splitHosts(hosts: readonly string[]): { dnsNames: string[]; ips:
   const ips: string[] = [];
   for (const h of hosts) {
     const bare = h.replace(/^\[(.*)\]$/, '$1');
-    const list = isIP(bare) ? ips : dnsNames;
+    const list = isIPAddress(bare) ? ips : dnsNames;
     if (!list.includes(bare)) list.push(bare);
   }
   return { dnsNames, ips };
