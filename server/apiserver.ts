@@ -145,6 +145,7 @@ export class ApiServer {
   private namespaceController?: NamespaceController;
   private serviceAccountsController?: PerNamespaceObjectController;
   private rootCaPublisher?: PerNamespaceObjectController;
+  private controllerStart?: Promise<boolean>;
   private quotaStatusController?: ResourceQuotaStatusController;
   private quotaNamespaces?: QuotaNamespaces;
   private garbageCollector?: GarbageCollector;
@@ -541,8 +542,8 @@ export class ApiServer {
     // healthy: its list and watch of every resource (some 60 of each on etcd) would otherwise compete with the
     // startup itself (≈ 80 ms of CPU on an etcd start). Its first list sees whatever was written meanwhile.
     const gc = this.garbageCollector;
-    void this.firstReady().then((ready) => {
-      if (ready && !this.shuttingDown) gc.start();
+    void this.controllersMayStart().then((start) => {
+      if (start) gc.start();
     });
     this.policyStatusController = new ValidatingAdmissionPolicyStatusController({
       store: this.storeFor(this.index.lookup('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicies')!),
@@ -559,6 +560,32 @@ export class ApiServer {
     });
     void this.policyStatusController.start();
     void this.startCustomResourceDefinitions();
+  }
+
+  /**
+   * When the controllers that kube runs in kube-controller-manager start: that process waits until the apiserver
+   * answers its health check with 200. So here: right after this server first answers /readyz or /healthz with 200
+   * (whoever started it is polling), or 1 s after its own readiness checks pass when nobody asks. False if the
+   * server shuts down first.
+   */
+  private controllersMayStart(): Promise<boolean> {
+    this.controllerStart ??= new Promise<boolean>((resolve) => {
+      let decided = false;
+      const decide = (after: string) => {
+        if (decided) return;
+        decided = true;
+        const start = !this.shuttingDown;
+        if (start) this.config.log.info('starting the controllers kube-controller-manager runs', { controllers: ['garbagecollector', 'root-ca-cert-publisher'], after });
+        resolve(start);
+      };
+      // after the answer has been written
+      this.health.onFirstReady(() => setImmediate(() => decide('the first 200 answer to a health check')));
+      void this.firstReady().then((ready) => {
+        if (!ready) decide('shutdown');
+        else setTimeout(() => decide('1 s of readiness with no health check asked'), 1000).unref();
+      });
+    });
+    return this.controllerStart;
   }
 
   /**
@@ -711,10 +738,10 @@ export class ApiServer {
       });
       // kube-controller-manager's root-ca-cert-publisher starts once the apiserver is healthy, so kube-root-ca.crt
       // comes after readiness in a cluster as well; its writes are ConfigMap creates that every policy and webhook
-      // on ConfigMaps admits, which would otherwise compete with the startup (≈ 15 ms under 100 such policies)
+      // on ConfigMaps admits, which would otherwise compete with the startup (≈ 30 ms under 100 such policies)
       const publisher = this.rootCaPublisher;
-      void this.firstReady().then((ready) => {
-        if (ready && !this.shuttingDown) void publisher.start();
+      void this.controllersMayStart().then((start) => {
+        if (start) void publisher.start();
       });
     }
     const quotaNamespaces = new QuotaNamespaces(() => this.storeFor(this.index.lookup('', 'v1', 'resourcequotas')!), common.log);

@@ -30,6 +30,7 @@ export class PerNamespaceObjectController {
   private readonly namespaceWatch: ListWatch;
   private readonly objectWatch: ListWatch;
   private readonly active = new Set<string>();
+  private started = false;
 
   constructor(private readonly deps: PerNamespaceObjectControllerDeps) {
     const follow = (resource: string) => ({
@@ -70,6 +71,7 @@ export class PerNamespaceObjectController {
   }
 
   async start(): Promise<void> {
+    this.started = true;
     await Promise.all([this.namespaceWatch.start(), this.objectWatch.start()]);
   }
 
@@ -78,9 +80,13 @@ export class PerNamespaceObjectController {
     this.objectWatch.stop();
   }
 
-  /** A namespace this server has just written: acted on at once, not when the watch reports it. */
+  /**
+   * A namespace this server has just written: acted on at once, not when the watch reports it. Before start() it
+   * is left to start's list, so a controller started later (the root CA publisher, once the server is ready)
+   * writes nothing before then.
+   */
   observeNamespace(ns: KubeObject): void {
-    this.considerNamespace(ns);
+    if (this.started) this.considerNamespace(ns);
   }
 
   private considerNamespace(ns: KubeObject): void {
