@@ -155,6 +155,18 @@ describe('StaticManifestController reloads', () => {
     expect(logs.at(-1)).toMatchObject({ level: 'info', msg: 'reloaded admission manifest config', fields: { plugin: 'ValidatingAdmissionWebhook', hash: second.hash } });
   });
 
+  it('picks up a change made between the initial load and the watch through its first check, with no file event', async () => {
+    dir.write('a.yaml', validatingWebhookYaml('a.static.k8s.io'));
+    const c = controller();
+    const loaded = await c.loadInitial();
+    expect(loaded.ok).toBe(true);
+    // written before the watch exists: no event will report it
+    dir.write('b.yaml', validatingWebhookYaml('b.static.k8s.io'));
+    c.start();
+    await eventually(() => expect(names(c)).toEqual(['a.static.k8s.io', 'b.static.k8s.io']));
+    await eventually(async () => expect(await reloads('success')).toBe(2));
+  });
+
   it('picks up a change through polling when nothing watches the directory', async () => {
     dir.write('a.yaml', validatingWebhookYaml('a.static.k8s.io'));
     const c = await started({ watch: false, pollIntervalMs: 30 });
