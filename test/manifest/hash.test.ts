@@ -1,7 +1,7 @@
 // The manifest directory hash: kube-apiserver's (sha256 over each file's bytes and a NUL, in name order), so the
 // last_config_info hash of this server and of a real kube-apiserver agree for the same directory.
 import { symlinkSync, writeFileSync } from 'node:fs';
-import { hashManifestFiles } from '../../server/admission/manifest/hash.js';
+import { compareFileNames, hashManifestFiles } from '../../server/admission/manifest/hash.js';
 import { readManifestDir } from '../../server/admission/manifest/load.js';
 import { readManifestDirSync } from '../../server/admission/manifest/read-dir.js';
 import { ManifestDir } from './support.js';
@@ -33,6 +33,23 @@ describe('hashManifestFiles', () => {
 
   it('keeps file boundaries apart: one file "xy" is not two files "x" and "y"', () => {
     expect(hashManifestFiles([file('a.yaml', 'xy')])).not.toBe(hashManifestFiles([file('a.yaml', 'x'), file('b.yaml', 'y')]));
+  });
+});
+
+describe('compareFileNames', () => {
+  // os.ReadDir sorts names as bytes (UTF-8); JavaScript compares UTF-16 code units, which differ above U+D7FF
+  const names = ['a.yaml', 'B.yaml', 'a.yml', 'a-b.yaml', 'a_b.yaml', '10.yaml', '9.yaml', 'é.yaml', 'z.yaml', '\uff21.yaml', '\u{1f600}.yaml', '\ue000.yaml', '\ud7ff.yaml', '', 'a'];
+  it('orders every pair as their UTF-8 bytes do', () => {
+    for (const a of names) {
+      for (const b of names) {
+        expect([a, b, Math.sign(compareFileNames(a, b))]).toEqual([a, b, Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'))]);
+      }
+    }
+  });
+
+  it('puts a name beyond the Basic Multilingual Plane after U+E000–U+FFFF, as bytes do and UTF-16 does not', () => {
+    expect(compareFileNames('\u{1f600}.yaml', '\uff21.yaml')).toBeGreaterThan(0);
+    expect('\u{1f600}.yaml' < '\uff21.yaml').toBe(true);
   });
 });
 

@@ -9,8 +9,13 @@ export interface ManifestFileContent {
   readonly data: Uint8Array;
 }
 
+/** Code units from which UTF-16 order and UTF-8 byte order can differ (surrogates sort below U+E000–U+FFFF). */
+const surrogateOrAbove = /[\ud800-\uffff]/;
+
 /** os.ReadDir's order: file names compared as bytes. */
 export function compareFileNames(a: string, b: string): number {
+  // UTF-8 byte order is code point order, which UTF-16 comparison matches below U+D800: no encoding needed there
+  if (!surrogateOrAbove.test(a) && !surrogateOrAbove.test(b)) return a < b ? -1 : a > b ? 1 : 0;
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
