@@ -575,7 +575,8 @@ export class ApiServer {
         if (decided) return;
         decided = true;
         const start = !this.shuttingDown;
-        if (start) this.config.log.info('starting the controllers kube-controller-manager runs', { controllers: ['garbagecollector', 'root-ca-cert-publisher'], after });
+        const controllers = [...(this.garbageCollector ? ['garbagecollector'] : []), ...(this.rootCaPublisher ? ['root-ca-cert-publisher'] : [])];
+        if (start) this.config.log.info('starting the controllers kube-controller-manager runs', { controllers, after });
         resolve(start);
       };
       // after the answer has been written
