@@ -120,8 +120,9 @@ export class BenchServer {
     } finally {
       clearTimeout(timer);
     }
-    // Unverified, as the admin: the certificates may not exist yet when polling starts, and anonymous requests
-    // are 401 under the default AlwaysAllow authorizer (as in kube), so the admin certificate is used once written.
+    // Unverified, as the admin: anonymous requests are 401 under the default AlwaysAllow authorizer (as in kube). The
+    // server writes the admin certificate before it logs that it listens; it is still looked for on each probe until
+    // found, as a --cert-dir given by hand may hold no admin certificate yet when polling starts.
     let agent = new https.Agent({ keepAlive: true, maxSockets: 1, rejectUnauthorized: false });
     let asAdmin = false;
     let last = 'no answer';
