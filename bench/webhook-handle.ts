@@ -1,7 +1,7 @@
 // The parent's side of bench/webhook-child.ts.
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { trackChild } from '../harness/cleanup.js';
+import { forkUntilReady, stopForked } from './forked-child.js';
 import type { WebhookChildMessage, WebhookChildRequest } from './webhook-child.js';
 
 type Answer = Extract<WebhookChildMessage, { type: 'answer' }>;
@@ -9,10 +9,10 @@ type Answer = Extract<WebhookChildMessage, { type: 'answer' }>;
 export class WebhookChild {
   private nextId = 1;
   private readonly waiting = new Map<number, (a: Answer) => void>();
-  private readonly exited: Promise<void>;
 
   private constructor(
     private readonly child: ChildProcess,
+    private readonly exited: Promise<void>,
     readonly port: number,
     readonly caBundle: string,
     readonly caPem: string,
@@ -22,26 +22,12 @@ export class WebhookChild {
       this.waiting.get(m.id)?.(m);
       this.waiting.delete(m.id);
     });
-    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
   }
 
   static async start(): Promise<WebhookChild> {
     const entry = fileURLToPath(new URL('./webhook-child.js', import.meta.url));
-    const child = fork(entry, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    trackChild(child);
-    const ready = await new Promise<Extract<WebhookChildMessage, { type: 'ready' }>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the webhook child did not start within 20 s')), 20_000);
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`the webhook child exited with ${code} before it was ready`));
-      });
-      child.on('message', (m: WebhookChildMessage) => {
-        if (m.type !== 'ready') return;
-        clearTimeout(timer);
-        resolve(m);
-      });
-    });
-    return new WebhookChild(child, ready.port, ready.caBundle, ready.caPem);
+    const { child, ready, exited } = await forkUntilReady<Extract<WebhookChildMessage, { type: 'ready' }>>(entry, [], 'the webhook child');
+    return new WebhookChild(child, exited, ready.port, ready.caBundle, ready.caPem);
   }
 
   get pid(): number {
@@ -73,11 +59,7 @@ export class WebhookChild {
     await this.ask('reset');
   }
 
-  async close(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    this.child.disconnect();
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
-    await this.exited;
-    clearTimeout(timer);
+  close(): Promise<void> {
+    return stopForked(this.child, this.exited);
   }
 }
