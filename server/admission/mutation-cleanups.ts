@@ -2,6 +2,7 @@
 // duplicate ownerReferences are dropped (handlers/rest.go dedupOwnerReferencesAndAddWarning; create and update also
 // before admission, patch only after), and managedFields a mutating plugin left invalid are put back as they were
 // before admission (handlers/fieldmanager/admission.go, managedFieldsValidatingAdmissionController).
+import { deepCopyJSON } from '../api/deep-copy.js';
 import type { KubeObject } from '../api/types.js';
 import { goQuote } from '../options/go-strconv.js';
 
@@ -90,6 +91,6 @@ export function resetInvalidManagedFields(obj: KubeObject, before: unknown): str
   const error = validateManagedFields(meta['managedFields']);
   if (error === undefined) return undefined;
   if (before === undefined) delete meta['managedFields'];
-  else meta['managedFields'] = structuredClone(before);
+  else meta['managedFields'] = deepCopyJSON(before);
   return invalidManagedFieldsAfterMutatingAdmissionWarning(error);
 }

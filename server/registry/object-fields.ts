@@ -1,4 +1,5 @@
 // Small, typed accessors for the parts of objects the generic store manages.
+import { deepCopyJSON } from '../api/deep-copy.js';
 import type { KubeObject, ObjectMeta, OwnerReference } from '../api/types.js';
 
 export function metaOf(obj: KubeObject): ObjectMeta {
@@ -22,9 +23,8 @@ export function ownerReferencesOf(meta: ObjectMeta | undefined): OwnerReference[
   return Array.isArray(refs) ? refs.filter((r): r is OwnerReference => r !== null && typeof r === 'object' && !Array.isArray(r)) : [];
 }
 
-export function deepCopy<T>(v: T): T {
-  return structuredClone(v);
-}
+/** A decoded object copied all the way down (runtime.DeepCopyJSONValue). */
+export const deepCopy = deepCopyJSON;
 
 /** Deep equality over JSON values (key order ignored). */
 export function jsonEqual(a: unknown, b: unknown): boolean {

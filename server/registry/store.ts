@@ -351,7 +351,7 @@ export class ResourceStore {
     await call.trackManagedFields?.(undefined, obj);
     const name = metaOf(obj).name ?? '';
     const attrs = this.attributes(ctx, 'CREATE', '', name, obj, undefined, options);
-    const managedFieldsBefore = structuredClone(metaOf(obj).managedFields);
+    const managedFieldsBefore = deepCopy(metaOf(obj).managedFields);
     await this.deps.admission.admit(attrs);
     // Mutating admission may have replaced the object; what it produced is what gets validated and stored.
     obj = attrs.object ?? obj;
@@ -427,7 +427,7 @@ export class ResourceStore {
         const refusedWrite = this.deps.guardWrite?.(ctx, name, next, old);
         if (refusedWrite) throw refusedWrite;
         await trackManagedFields?.(old, next);
-        const managedFieldsBefore = structuredClone(metaOf(next).managedFields);
+        const managedFieldsBefore = deepCopy(metaOf(next).managedFields);
         if (view) {
           const attrs = this.viewAttributes(ctx, view, name, view.from(next), view.from(old), options);
           await this.deps.admission.admit(attrs);

@@ -50,6 +50,42 @@ describe('parseWebhookSelector: metav1.LabelSelectorAsSelector with labels.NewRe
   });
 });
 
+describe('parseWebhookSelector on configuration that cannot change (deep-frozen, as the admission sources hold it)', () => {
+  const deepFrozen = <T>(v: T): T => {
+    if (v !== null && typeof v === 'object') {
+      for (const x of Object.values(v)) deepFrozen(x);
+      Object.freeze(v);
+    }
+    return v;
+  };
+
+  it('parses a frozen selector once: the same answer, the same selector, for valid and invalid ones', () => {
+    const valid = deepFrozen({ matchLabels: { env: 'prod' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['a'] }] });
+    const first = parseWebhookSelector(valid);
+    expect(parseWebhookSelector(valid)).toBe(first);
+    expect(first.ok && first.selector.matches({ env: 'prod', tier: 'a' })).toBe(true);
+    const invalid = deepFrozen({ matchExpressions: [{ key: 'a', operator: 'Gt', values: ['1'] }] });
+    expect(parseWebhookSelector(invalid)).toBe(parseWebhookSelector(invalid));
+    expect(parseWebhookSelector(invalid)).toEqual({ ok: false, message: '"Gt" is not a valid label selector operator' });
+  });
+
+  it('parses again a selector that can change, or whose parts can, and sees the change', () => {
+    const open: { matchLabels: Record<string, string> } = { matchLabels: { env: 'prod' } };
+    const before = parseWebhookSelector(open);
+    open.matchLabels['env'] = 'dev';
+    const after = parseWebhookSelector(open);
+    expect(after).not.toBe(before);
+    expect(after.ok && after.selector.matches({ env: 'dev' })).toBe(true);
+
+    const values = ['a'];
+    const outerOnly = Object.freeze({ matchExpressions: Object.freeze([Object.freeze({ key: 'tier', operator: 'In', values })]) });
+    expect(parseWebhookSelector(outerOnly)).not.toBe(parseWebhookSelector(outerOnly));
+    values[0] = 'b';
+    const changed = parseWebhookSelector(outerOnly);
+    expect(changed.ok && changed.selector.matches({ tier: 'b' })).toBe(true);
+  });
+});
+
 describe('namespaceSelector', () => {
   const prodOnly = { matchLabels: { env: 'prod' } };
 

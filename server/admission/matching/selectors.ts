@@ -52,6 +52,30 @@ function requirementErrors(key: string, op: 'In' | 'NotIn' | 'Exists' | 'DoesNot
  */
 export function parseWebhookSelector(sel: LabelSelectorLike | null | undefined): WebhookSelectorParse {
   if (sel === null || sel === undefined) return { ok: true, selector: nothing() };
+  // Configuration from the admission sources is deep-frozen: its selectors are parsed once, as kube's webhook
+  // accessors parse theirs once (sync.Once), instead of on every request each policy or webhook is matched against.
+  if (!isFrozenSelector(sel)) return parseSelector(sel);
+  let parsed = parsedFrozenSelectors.get(sel);
+  if (parsed === undefined) {
+    parsed = parseSelector(sel);
+    parsedFrozenSelectors.set(sel, parsed);
+  }
+  return parsed;
+}
+
+const parsedFrozenSelectors = new WeakMap<LabelSelectorLike, WebhookSelectorParse>();
+
+/** The selector and everything in it that parsing reads cannot change. */
+function isFrozenSelector(sel: LabelSelectorLike): boolean {
+  if (!Object.isFrozen(sel)) return false;
+  if (sel.matchLabels != null && !Object.isFrozen(sel.matchLabels)) return false;
+  const exprs: unknown = sel.matchExpressions;
+  if (exprs == null) return true;
+  if (!Object.isFrozen(exprs)) return false;
+  return (exprs as unknown[]).every((e) => e === null || typeof e !== 'object' || (Object.isFrozen(e) && ((e as { values?: unknown }).values == null || Object.isFrozen((e as { values?: unknown }).values))));
+}
+
+function parseSelector(sel: LabelSelectorLike): WebhookSelectorParse {
   // Go ranges over matchLabels in random order; sorting makes the reported error deterministic.
   for (const k of Object.keys(sel.matchLabels ?? {}).sort()) {
     const errs = requirementErrors(k, 'Equals', [String(sel.matchLabels![k])]);

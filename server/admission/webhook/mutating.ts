@@ -9,6 +9,7 @@
 // Reinvocation (reinvocationPolicy IfNeeded) follows kube's webhookReinvokeContext: a webhook that ran and whose
 // object was changed afterwards (by a later webhook, or by another plugin before the chain's second round) is
 // called once more in round 1; no webhook is called for the first time in round 1.
+import { deepCopyJSON } from '../../api/deep-copy.js';
 import type { MutatingWebhook, WebhookAccessor } from '../../api/admissionregistration.js';
 import { errors } from '../../api/errors.js';
 import type { KubeObject } from '../../api/types.js';
@@ -86,7 +87,7 @@ export class WebhookReinvokeContext {
   setLastWebhookInvocationOutput(object: KubeObject | undefined): void {
     // The output only decides whether IfNeeded webhooks that ran are reinvoked: with none, skip the copy (it was a
     // deep copy on every mutating request, webhooks or not).
-    this.lastWebhookOutput = object === undefined || this.previouslyInvokedReinvocableWebhooks.size === 0 ? undefined : structuredClone(object);
+    this.lastWebhookOutput = object === undefined || this.previouslyInvokedReinvocableWebhooks.size === 0 ? undefined : deepCopyJSON(object);
   }
 
   addReinvocableWebhookToPreviouslyInvoked(uid: string): void {
@@ -102,7 +103,7 @@ export class WebhookReinvokeContext {
 
 /** The object as kube encodes it for a webhook and its patch: with apiVersion and kind. */
 function versioned(obj: KubeObject, invocation: WebhookInvocation): KubeObject {
-  const copy = structuredClone(obj);
+  const copy = deepCopyJSON(obj);
   if (copy.apiVersion && copy.kind) return copy;
   return { apiVersion: copy.apiVersion || apiVersionOf(invocation.kind.group, invocation.kind.version), kind: copy.kind || invocation.kind.kind, ...copy };
 }

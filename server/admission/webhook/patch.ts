@@ -2,6 +2,7 @@
 // gopkg.in/evanphx/json-patch.v4: jsonpatch.DecodePatch, then Patch.Apply to the object's JSON. The error texts are
 // that library's, since kube passes them to the client ("Internal error occurred: add operation does not apply: …").
 // Pure: the input document is never modified.
+import { deepCopyJSON } from '../../api/deep-copy.js';
 import { maxNestingDepth, objectExceedsNestingDepth } from '../../api/nesting-depth.js';
 import { goJsonKind, goJsonSyntaxError, goUnmarshalTypeError } from '../../endpoints/patch/go-json.js';
 
@@ -149,7 +150,7 @@ function opString(op: Readonly<Record<string, unknown>>, field: 'path' | 'from')
 // A missing "value" is a nil node, written as null.
 const opValue = (op: Readonly<Record<string, unknown>>): unknown => (op['value'] === undefined ? null : op['value']);
 
-const clone = <T>(v: T): T => structuredClone(v);
+const clone = deepCopyJSON;
 
 /** kube-apiserver's JSONPatchMaxCopyBytes (3 MiB), evanphx/json-patch's AccumulatedCopySizeLimit. */
 const maxCopyBytes = 3 * 1024 * 1024;

@@ -64,13 +64,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 }
 
 /** runtime.DeepCopyJSONValue */
-export function deepCopyJSON<T>(v: T): T {
-  if (v === null || typeof v !== 'object') return v;
-  if (Array.isArray(v)) return v.map(deepCopyJSON) as T;
-  const out: JSONObject = {};
-  for (const [k, x] of Object.entries(v as JSONObject)) out[k] = deepCopyJSON(x);
-  return out as T;
-}
+export { deepCopyJSON } from '../../api/deep-copy.js';
 
 /** json.Marshal of a value with Go's sorted map keys: the identity kube uses for set and map list elements. */
 export function canonicalJSON(v: unknown): string {

@@ -2,6 +2,7 @@
 // field manager. The body is a partial object (an apply configuration) that is merged into the live object, or
 // creates it (apply is an upsert); the fields it sets become the field manager's, what the manager applied before
 // and no longer applies is removed, and changing a field another manager owns is a 409 conflict unless force=true.
+import { deepCopyJSON } from '../../api/deep-copy.js';
 import { errors, StatusError } from '../../api/errors.js';
 import { fieldErrors, type FieldError } from '../../api/field.js';
 import { apiVersionOf, type KubeObject } from '../../api/types.js';
@@ -120,7 +121,7 @@ function applyTo(req: ApplyRequest, schema: ResourceApplySchema, live: KubeObjec
   const configMeta = isMap(config['metadata']) ? config['metadata'] : {};
   if (configMeta['managedFields'] !== undefined && configMeta['managedFields'] !== null) throw errors.badRequest('metadata.managedFields must be nil');
 
-  const liveObject: KubeObject = live ? structuredClone(live) : {};
+  const liveObject: KubeObject = live ? deepCopyJSON(live) : {};
   const entries = decodeManagedFields(live ? metaOf(live).managedFields : undefined);
   if (live) delete (metaOf(liveObject) as JsonMap)['managedFields'];
   const merged = mergeAppliedConfiguration(liveObject, config, schema.apply);

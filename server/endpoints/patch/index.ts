@@ -12,6 +12,7 @@
 //   anything else                          415 with kube's list of accepted media types.
 // The original object is never modified. Checks on the result that need the request (name, namespace, uid)
 // are the caller's, as they are the patcher's in kube.
+import { deepCopyJSON } from '../../api/deep-copy.js';
 import { StatusError, errors } from '../../api/errors.js';
 import { maxNestingDepth, objectExceedsNestingDepth } from '../../api/nesting-depth.js';
 import type { KubeObject } from '../../api/types.js';
@@ -82,7 +83,7 @@ function notAnObject(doc: unknown): StatusError {
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const strictDecoding = (opts: PatchOptions) => opts.fieldValidation !== 'Ignore';
-const clone = <T>(v: T): T => structuredClone(v);
+const clone = deepCopyJSON;
 
 // kjson.UnmarshalStrict(patch, &[]jsonPatchOp): the first type error Go's decoder would keep.
 function jsonPatchOpsTypeError(value: unknown): string | undefined {

@@ -88,11 +88,16 @@ export function evaluatePass(
   opts: PassOptions,
 ): EvaluationPass {
   const results: Array<ExpressionEvaluation | undefined> = [];
-  if (slots.length === 0) return { ok: true, results, remainingBudget: budgetLimit };
+  // nothing to evaluate (no expressions, or validations without messageExpressions): placeholders only
+  if (slots.every((slot) => slot === undefined)) {
+    for (let i = 0; i < slots.length; i++) results.push(undefined);
+    return { ok: true, results, remainingBudget: budgetLimit };
+  }
   const budget: CostBudget = { remaining: budgetLimit };
-  // a later variable of the same name wins, as kube's map of compiled variables keeps the last one
-  const byName = new Map(variables.map((v) => [v.name, v] as const));
-  const memo = new Map<string, EvalResult>();
+  // a later variable of the same name wins, as kube's map of compiled variables keeps the last one; both maps are
+  // made when an expression first reads a variable
+  let byName: Map<string, CompiledVariable> | undefined;
+  let memo: Map<string, EvalResult> | undefined;
   let outOfBudget = false;
 
   const ctx: EvalContext = {
@@ -102,8 +107,10 @@ export function evaluatePass(
     params: activation.params,
     namespaceObject: activation.namespaceObject,
     variable: (name: string): EvalResult => {
+      memo ??= new Map();
       const cached = memo.get(name);
       if (cached) return cached;
+      byName ??= new Map(variables.map((v) => [v.name, v] as const));
       const v = byName.get(name);
       let r: EvalResult;
       if (!v) r = { ok: false, kind: 'runtime', error: `no such key: ${name}` };

@@ -5,6 +5,7 @@
 // keys, sets merge by value, atomic lists are replaced. A null in the patch removes the field (the typed object kube
 // converts the result back to has no nulls). The schema is ./apply-schema.ts; its header says what it covers.
 // Pure: neither input is modified.
+import { deepCopyJSON } from '../../../api/deep-copy.js';
 import type { KubeObject } from '../../../api/types.js';
 import { fieldNode, isUndeclaredField, listElementNode, type ApplyNode, type ApplySchema, type ListMapKey } from './apply-schema.js';
 
@@ -138,7 +139,7 @@ export function findAtomics(value: unknown, node: ApplyNode, path = ''): string[
   return out;
 }
 
-const clone = <T>(v: T): T => structuredClone(v);
+const clone = deepCopyJSON;
 
 /** mergingWalker over one value: the live value (lhs) and the patch's (rhs). */
 function mergeValue(lhs: unknown, rhs: unknown, node: ApplyNode): unknown {

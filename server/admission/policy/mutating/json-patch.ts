@@ -3,6 +3,7 @@
 // with gopkg.in/evanphx/json-patch.v4, the library mutating webhooks' patches go through
 // (server/admission/webhook/patch.ts, whose error texts are that library's). A failed "test" operation is not an
 // error: the whole patch is then not applied. Pure: the object is not modified.
+import { deepCopyJSON } from '../../../api/deep-copy.js';
 import type { KubeObject } from '../../../api/types.js';
 import { applyJsonPatch, type JsonPatchOperations } from '../../webhook/patch.js';
 import { celTypeName } from '../generic/expressions.js';
@@ -54,7 +55,7 @@ export function applyJsonPatchMutation(object: KubeObject, operations: JsonPatch
   const applied = applyJsonPatch(object, operations);
   if (!applied.ok) {
     // a failed test operation means the patch must not be applied
-    if (isTestFailure(applied.error)) return { ok: true, object: structuredClone(object), applied: false };
+    if (isTestFailure(applied.error)) return { ok: true, object: deepCopyJSON(object), applied: false };
     return { ok: false, error: `JSON Patch: ${applied.error}` };
   }
   if (!isMap(applied.document)) return { ok: false, error: 'JSON Patch: the patched document is not an object' };

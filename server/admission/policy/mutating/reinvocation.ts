@@ -2,6 +2,7 @@
 // An invocation is one (policy, binding, param); one with reinvocationPolicy IfNeeded that ran is due again in the
 // chain's reinvocation round when the object changed after it: by a later invocation of this plugin, or by a later
 // plugin (a mutating webhook) before the round.
+import { deepCopyJSON } from '../../../api/deep-copy.js';
 import type { KubeObject } from '../../../api/types.js';
 import { semanticallyEqual } from '../../webhook/mutating.js';
 
@@ -28,7 +29,7 @@ export class PolicyReinvokeContext {
   }
 
   setLastPolicyInvocationOutput(object: KubeObject | undefined): void {
-    this.lastPolicyOutput = object === undefined ? undefined : structuredClone(object);
+    this.lastPolicyOutput = object === undefined ? undefined : deepCopyJSON(object);
   }
 
   addReinvocablePolicyToPreviouslyInvoked(key: string): void {

@@ -81,8 +81,10 @@ export type ValidateInput = Omit<Activation, 'namespaceObject'> & { namespace: K
  */
 export function validatePolicy(e: ValidatingPolicyEvaluator, input: ValidateInput, opts: ValidateOptions = {}): ValidateResult {
   const f = e.failurePolicy;
-  const { namespace, ...rest } = input;
-  const activation: Activation = { ...rest, namespaceObject: namespaceObjectFor(namespace) };
+  const namespace = input.namespace;
+  // field by field: object rest and spread take V8's generic copy, and this runs for every policy on every request
+  const activation: Activation = { object: input.object, oldObject: input.oldObject, request: input.request, params: input.params, namespaceObject: namespaceObjectFor(namespace) };
+  if (input.authorizer !== undefined) activation.authorizer = input.authorizer;
   const budget = opts.runtimeCostBudget ?? runtimeCostBudget;
   if (e.matchConditions.length > 0) {
     const m = evaluateMatchConditions(e.matchConditions, e.variables, activation, {
@@ -111,6 +113,7 @@ export function validatePolicy(e: ValidatingPolicyEvaluator, input: ValidateInpu
     return { action: 'admit', evaluation: 'admit', message: '', elapsedSeconds: r.elapsedSeconds };
   });
 
+  if (e.auditAnnotations.length === 0) return { decisions, auditAnnotations: [] };
   // audit annotations get a budget of their own, no authorizer, and the namespace as stored
   const { apiVersion: _a, kind: _k, ...storedNamespace } = namespace ?? {};
   const auditActivation: Activation = { ...activation, namespaceObject: namespace ? storedNamespace : null };

@@ -1,0 +1,72 @@
+// deepCopyJSON replaced structuredClone on the request path: for the values objects are made of (what JSON, YAML
+// and protobuf decoding give), it must copy exactly what structuredClone copied, and share nothing with its input.
+import { inspect } from 'node:util';
+import { deepCopyJSON } from './deep-copy.js';
+
+// structuredClone's objects come from node's realm, not jest's: compared by their full rendering (key order and
+// undefined values shown), which is what matters here
+const shown = (v: unknown): string => inspect(v, { depth: null, sorted: false });
+
+/** A deterministic pseudo-random JSON value (mulberry32), with the shapes decoded objects have. */
+function randomValue(seed: number): unknown {
+  let s = seed >>> 0;
+  const next = (): number => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const value = (depth: number): unknown => {
+    const r = next();
+    if (depth > 4 || r < 0.35) {
+      const k = Math.floor(next() * 6);
+      return [null, true, false, Math.floor(next() * 1e6) - 5e5, next() * 10, `s${Math.floor(next() * 100)}`][k];
+    }
+    if (r < 0.6) return Array.from({ length: Math.floor(next() * 4) }, () => value(depth + 1));
+    const o: Record<string, unknown> = {};
+    for (let i = Math.floor(next() * 5); i > 0; i--) o[`k${Math.floor(next() * 20)}`] = value(depth + 1);
+    return o;
+  };
+  return value(0);
+}
+
+/** Every object and array reachable from v. */
+function containers(v: unknown, out = new Set<object>()): Set<object> {
+  if (v !== null && typeof v === 'object') {
+    out.add(v);
+    for (const x of Object.values(v)) containers(x, out);
+  }
+  return out;
+}
+
+test('copies decoded values as structuredClone does, key order included, sharing no object or array', () => {
+  for (let seed = 1; seed <= 500; seed++) {
+    const v = randomValue(seed);
+    const copy = deepCopyJSON(v);
+    expect(shown(copy)).toBe(shown(structuredClone(v)));
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(v));
+    const theirs = containers(v);
+    for (const c of containers(copy)) expect(theirs.has(c)).toBe(false);
+  }
+});
+
+test('keeps keys whose value is undefined, as structuredClone does (JSON.stringify drops them later)', () => {
+  const v = { metadata: { name: 'a', resourceVersion: undefined }, list: [1, undefined, 3] };
+  const copy = deepCopyJSON(v);
+  expect(Object.keys(copy.metadata)).toEqual(['name', 'resourceVersion']);
+  expect(shown(copy)).toBe(shown(structuredClone(v)));
+});
+
+test('scalars and null come back as they are', () => {
+  for (const x of [null, undefined, 0, -1.5, 'text', true, false, 12345678901234567890n]) expect(deepCopyJSON(x)).toBe(x);
+});
+
+test('a change to the copy does not reach the original', () => {
+  const original = { metadata: { labels: { a: 'b' }, managedFields: [{ manager: 'm', fieldsV1: { 'f:data': {} } }] } };
+  const copy = deepCopyJSON(original);
+  copy.metadata.labels.a = 'changed';
+  copy.metadata.managedFields[0]!.fieldsV1['f:data'] = { changed: true };
+  copy.metadata.managedFields.push({ manager: 'n', fieldsV1: { 'f:data': {} } });
+  expect(original).toEqual({ metadata: { labels: { a: 'b' }, managedFields: [{ manager: 'm', fieldsV1: { 'f:data': {} } }] } });
+});
