@@ -83,3 +83,37 @@ describe("goJsonSyntaxError: Go's maxNestingDepth (encoding/json decode_test.go)
     expect(goJsonSyntaxError(Buffer.from(text))).toBe(want);
   });
 });
+
+// The webhook client parses a review response with JSON.parse first and asks goJsonSyntaxError only when that
+// fails (server/admission/webhook/response-body.ts): sound only if every text JSON.parse accepts, Go's scanner
+// accepts as well. Checked on a review body and on every one- and two-byte mutation of it drawn from JSON's
+// structural characters, whitespace, a BOM, non-ASCII and control bytes.
+describe('every body JSON.parse accepts, Go accepts', () => {
+  const review = Buffer.from('{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","response":{"uid":"u-1","allowed":true,"warnings":["é\\u2028"],"n":-1.5e3,"z":0,"b":[true,false,null]}}');
+  const alphabet = ['{', '}', '[', ']', ':', ',', '"', '\\', ' ', '\t', '\n', '\r', '\f', '\v', '0', '-', '+', '.', 'e', 'E', 'u', 'n', 't', '\u00a0', '\ufeff', '\u2028', '\u0000', '\u001f', 'é'].map((c) => Buffer.from(c, 'utf8'));
+  alphabet.push(Buffer.from([0xff]), Buffer.from([0xc3]));
+
+  const agree = (body: Buffer): void => {
+    let parses = true;
+    try {
+      JSON.parse(body.toString('utf8'));
+    } catch {
+      parses = false;
+    }
+    if (parses) expect([body.toString('utf8'), goJsonSyntaxError(body)]).toEqual([body.toString('utf8'), undefined]);
+  };
+
+  test('replacing, inserting or deleting one byte anywhere', () => {
+    for (let i = 0; i <= review.length; i++) {
+      agree(Buffer.concat([review.subarray(0, i), review.subarray(i + 1)]));
+      for (const c of alphabet) {
+        agree(Buffer.concat([review.subarray(0, i), c, review.subarray(i + 1)]));
+        agree(Buffer.concat([review.subarray(0, i), c, review.subarray(i)]));
+      }
+    }
+  });
+
+  test('a leading and a trailing character', () => {
+    for (const a of alphabet) for (const b of alphabet) agree(Buffer.concat([a, review, b]));
+  });
+});
