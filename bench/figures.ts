@@ -98,9 +98,11 @@ export function atMost(value: number, limit: number, unit: Unit, text = `≤ ${f
 /** `ratio ≤ limit` for times read against a baseline, e.g. a start as a multiple of `node -e ''`. */
 export function atMostTimes(ratio: number, limit: number, baseline: string): TargetResult {
   const text = `≤ ${limit}× ${baseline}`;
+  // a ratio within 0.05 of the limit gets two decimals, so that a miss never reads "missed by 0.0× (3.0×)"
+  const digits = Math.abs(ratio - limit) < 0.05 ? 2 : 1;
   return ratio <= limit
-    ? { text, met: true, verdict: `met (${ratio.toFixed(1)}×)` }
-    : { text, met: false, verdict: `missed by ${(ratio - limit).toFixed(1)}× (${ratio.toFixed(1)}×)` };
+    ? { text, met: true, verdict: `met (${ratio.toFixed(digits)}×)` }
+    : { text, met: false, verdict: `missed by ${(ratio - limit).toFixed(digits)}× (${ratio.toFixed(digits)}×)` };
 }
 
 /** `value ≥ limit`, e.g. evaluations per second. */
