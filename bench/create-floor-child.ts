@@ -136,7 +136,9 @@ class CreateFloor {
         .then(
           (r) => answer(res, r.status, r.body),
           (err: Error) => answer(res, 500, JSON.stringify({ message: err.message })),
-        );
+        )
+        // an answer that cannot be written (the client went away) ends the connection, not the process
+        .catch(() => res.destroy());
     });
     return new Promise((resolve, reject) => {
       server.once('error', reject);
