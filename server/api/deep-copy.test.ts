@@ -70,3 +70,14 @@ test('a change to the copy does not reach the original', () => {
   copy.metadata.managedFields.push({ manager: 'n', fieldsV1: { 'f:data': {} } });
   expect(original).toEqual({ metadata: { labels: { a: 'b' }, managedFields: [{ manager: 'm', fieldsV1: { 'f:data': {} } }] } });
 });
+
+// kube's TestDeepCopyJSON (apimachinery pkg/runtime/converter_test.go), with its source map; Go's int64 and
+// json.Number are a JSON number here (the bigint case covers int64 values beyond 2^53).
+test("kube's TestDeepCopyJSON: the copy equals the source", () => {
+  const src = { a: null, b: 123, c: { a: 'b' }, d: [1, 2], e: 'estr', f: true, g: 123, h: 2n ** 63n - 1n };
+  const copy = deepCopyJSON(src);
+  expect(copy).toEqual(src);
+  expect(copy).not.toBe(src);
+  expect(copy.c).not.toBe(src.c);
+  expect(copy.d).not.toBe(src.d);
+});
