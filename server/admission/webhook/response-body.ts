@@ -58,22 +58,25 @@ export function decodeReviewEnvelope(body: Buffer, contentType: string, statusCo
   const text = body.toString('utf8');
   let value: unknown;
   if (text.trimStart().startsWith('{')) {
+    // this server's nesting limit (Go's scanner stops at 10000): nothing recursive walks a deeper review, and
+    // JSON.parse never builds one (a 3 MB response of brackets would take it about a second)
+    const nesting = checkJsonNesting(body);
     // Whatever JSON.parse accepts, Go's scanner accepts: encoding/json's syntax check (a byte-by-byte state machine
-    // here) runs only for a body JSON.parse refused, to say what Go would have said.
-    let parsed: { ok: true; value: unknown } | { ok: false; message: string };
-    try {
-      parsed = { ok: true, value: JSON.parse(text) as unknown };
-    } catch (err) {
-      parsed = { ok: false, message: (err as Error).message };
+    // here) runs only for a body too deep or refused by JSON.parse, to say what Go would have said first.
+    let parsed: { ok: true; value: unknown } | { ok: false; message: string } = { ok: false, message: '' };
+    if (nesting.ok) {
+      try {
+        parsed = { ok: true, value: JSON.parse(text) as unknown };
+      } catch (err) {
+        parsed = { ok: false, message: (err as Error).message };
+      }
     }
     if (!parsed.ok) {
       const syntax = goJsonSyntaxError(body);
       if (syntax !== undefined) return { ok: false, error: `couldn't get version/kind; json parse error: ${syntax}` };
+      if (!nesting.ok) return { ok: false, error: `couldn't get version/kind; json parse error: ${jsonDepthError(nesting)}` };
+      return { ok: false, error: `couldn't get version/kind; json parse error: ${parsed.message}` };
     }
-    // this server's nesting limit (Go's scanner above stops at 10000): nothing recursive walks a deeper review
-    const nesting = checkJsonNesting(body);
-    if (!nesting.ok) return { ok: false, error: `couldn't get version/kind; json parse error: ${jsonDepthError(nesting)}` };
-    if (!parsed.ok) return { ok: false, error: `couldn't get version/kind; json parse error: ${parsed.message}` };
     value = parsed.value;
   } else {
     const y = yamlToJson(text);

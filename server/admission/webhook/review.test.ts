@@ -116,6 +116,8 @@ describe('decodeAdmissionReview', () => {
 
   it.each([
     ['JSON nested past the limit', `{"response":{"uid":"u","allowed":true,"x":${'['.repeat(maxNestingDepth)}${']'.repeat(maxNestingDepth)}}}`, 'application/json', "couldn't get version/kind; json parse error: invalid character '[' exceeded max depth"],
+    // too deep and broken as well: Go's syntax error comes first, as encoding/json's scan reports it
+    ['JSON nested past the limit and broken after it', `{"response":{"x":${'['.repeat(maxNestingDepth + 1)}}}`, 'application/json', "couldn't get version/kind; json parse error: invalid character '}' looking for beginning of value"],
     ['YAML nested past the limit', `response: ${'['.repeat(3000)}`, 'application/yaml', `error converting YAML to JSON: yaml: exceeded max depth of ${maxNestingDepth}`],
   ])('refuses an answer of %s before anything walks it', (_name, raw, contentType, error) => {
     expect(decodeAdmissionReview(body(raw), contentType, 200, 'v1')).toEqual({ ok: false, error });
