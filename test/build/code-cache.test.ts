@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cachesKeptPerBundleName, compileCacheDir, locateCodeCache, readCodeCache, writeCodeCache, type BundleIdentity } from '../../server/code-cache.js';
 import { startEtcd } from '../../harness/etcd-process.js';
+import { writeStaticAdmission } from '../../bench/static-manifests.js';
 import { eventually } from '../support/eventually.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -257,6 +258,30 @@ describe('the server started with the code cache', () => {
     } finally {
       await etcd.cleanup();
     }
+  }, 90_000);
+
+  it('is written again, with their functions, when a start loads static manifests the cache does not hold', async () => {
+    const withManifests = ['--storage-backend=memory', ...(await writeStaticAdmission(path.join(work, 'manifests'), 2, 2))];
+    const first = start();
+    await first.until('written');
+    await first.stop();
+    const [file] = await cacheFiles();
+    const plain = await readFile(file!);
+    const second = start({}, 'main.cjs', withManifests);
+    await second.ready();
+    expect(second.cacheLines).toEqual(['accepted', 'extended with static-manifests']);
+    await second.stop();
+    const extended = await readFile(file!);
+    expect(extended.length).toBeGreaterThan(plain.length);
+    // the header's list of the code paths it holds
+    expect(extended.subarray(0, 200).toString('latin1')).toContain('storage:memory\nstatic-manifests');
+    for (const [args, label] of [[withManifests, 'manifests'], [['--storage-backend=memory'], 'plain']] as const) {
+      const next = start({}, 'main.cjs', args);
+      await next.ready();
+      expect({ label, lines: next.cacheLines }).toEqual({ label, lines: ['accepted'] });
+      await next.stop();
+    }
+    expect((await readFile(file!)).equals(extended)).toBe(true);
   }, 90_000);
 
   it('survives first starts racing to write it: each replaces the file whole, and the next start uses it', async () => {
