@@ -231,57 +231,45 @@ describe('the server started with the code cache', () => {
     expect(await cacheFiles()).toHaveLength(1);
   }, 90_000);
 
+  /**
+   * A first start on memory writes the cache; a second start that takes `codePath` (with `args`) extends it, in place
+   * before its first answer as a first write is; later starts of either kind accept it and write nothing.
+   */
+  async function extendedBy(args: readonly string[], codePath: string): Promise<void> {
+    const first = start();
+    await first.until('written');
+    await first.stop();
+    const [file] = await cacheFiles();
+    const plain = await readFile(file!);
+    const second = start({}, 'main.cjs', args);
+    await second.ready();
+    expect(second.cacheLines).toEqual(['accepted', `extended with ${codePath}`]);
+    await second.stop();
+    const extended = await readFile(file!);
+    // V8's data for the script keeps what came from the file it read: the first start's functions are still there
+    expect(extended.length).toBeGreaterThan(plain.length);
+    // the header's list of the code paths it holds
+    expect(extended.subarray(0, 200).toString('latin1')).toContain(`storage:memory\n${codePath}`);
+    for (const [nextArgs, label] of [[args, codePath], [['--storage-backend=memory'], 'memory']] as const) {
+      const next = start({}, 'main.cjs', nextArgs);
+      await next.ready();
+      expect({ label, lines: next.cacheLines }).toEqual({ label, lines: ['accepted'] });
+      await next.stop();
+    }
+    expect((await readFile(file!)).equals(extended)).toBe(true);
+  }
+
   it('is written again, with the functions of both, when a start runs on another storage backend than those it holds', async () => {
     const etcd = await startEtcd();
     try {
-      const onEtcd = ['--etcd-servers', etcd.endpoint, '--etcd-prefix', `/code-cache-${path.basename(work)}`];
-      const first = start();
-      await first.until('written');
-      await first.stop();
-      const [file] = await cacheFiles();
-      const onMemory = await readFile(file!);
-      const second = start({}, 'main.cjs', onEtcd);
-      await second.ready();
-      // in place before the first answer, as a first write is
-      expect(second.cacheLines).toEqual(['accepted', 'extended with storage:etcd3']);
-      await second.stop();
-      const extended = await readFile(file!);
-      // V8's data for the script keeps what came from the file it read: the memory start's functions are still there
-      expect(extended.length).toBeGreaterThan(onMemory.length);
-      for (const [storageArgs, label] of [[onEtcd, 'etcd'], [['--storage-backend=memory'], 'memory']] as const) {
-        const next = start({}, 'main.cjs', storageArgs);
-        await next.ready();
-        expect({ label, lines: next.cacheLines }).toEqual({ label, lines: ['accepted'] });
-        await next.stop();
-      }
-      expect((await readFile(file!)).equals(extended)).toBe(true);
+      await extendedBy(['--etcd-servers', etcd.endpoint, '--etcd-prefix', `/code-cache-${path.basename(work)}`], 'storage:etcd3');
     } finally {
       await etcd.cleanup();
     }
   }, 90_000);
 
   it('is written again, with their functions, when a start loads static manifests the cache does not hold', async () => {
-    const withManifests = ['--storage-backend=memory', ...(await writeStaticAdmission(path.join(work, 'manifests'), 2, 2))];
-    const first = start();
-    await first.until('written');
-    await first.stop();
-    const [file] = await cacheFiles();
-    const plain = await readFile(file!);
-    const second = start({}, 'main.cjs', withManifests);
-    await second.ready();
-    expect(second.cacheLines).toEqual(['accepted', 'extended with static-manifests']);
-    await second.stop();
-    const extended = await readFile(file!);
-    expect(extended.length).toBeGreaterThan(plain.length);
-    // the header's list of the code paths it holds
-    expect(extended.subarray(0, 200).toString('latin1')).toContain('storage:memory\nstatic-manifests');
-    for (const [args, label] of [[withManifests, 'manifests'], [['--storage-backend=memory'], 'plain']] as const) {
-      const next = start({}, 'main.cjs', args);
-      await next.ready();
-      expect({ label, lines: next.cacheLines }).toEqual({ label, lines: ['accepted'] });
-      await next.stop();
-    }
-    expect((await readFile(file!)).equals(extended)).toBe(true);
+    await extendedBy(['--storage-backend=memory', ...(await writeStaticAdmission(path.join(work, 'manifests'), 2, 2))], 'static-manifests');
   }, 90_000);
 
   it('survives first starts racing to write it: each replaces the file whole, and the next start uses it', async () => {
