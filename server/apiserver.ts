@@ -73,6 +73,7 @@ import { kubernetesGitVersion } from './version.js';
 import type { ServiceAccountTokenIssuer } from './endpoints/subresources/token-request.js';
 import type { ServiceAccountTokenGetter } from './authn/service-account-token.js';
 import type { OpenIdMetadata } from './serviceaccount/openid-metadata.js';
+import { etcdCheck, etcdHealthKey, defaultEtcdCheckTimeoutMs } from './storage/etcd-health-check.js';
 
 export interface ServingTls {
   certPem: string;
@@ -100,6 +101,9 @@ export interface ApiServerConfig {
   onListening?: (port: number) => void;
   storage: Storage;
   etcdPrefix: string;
+  /** --etcd-healthcheck-timeout and --etcd-readycheck-timeout: each probe's bound; default 2 s (kube's) */
+  etcdHealthcheckTimeoutMs?: number;
+  etcdReadycheckTimeoutMs?: number;
   authn: Authenticator;
   authz: Authorizer;
   virtual: VirtualResourceHandler;
@@ -450,7 +454,6 @@ export class ApiServer {
     const startupObjects = new StartupObjects({ index: this.index, storeFor: (i) => this.storeFor(i), user: systemUser, retries: this.retries, log: config.log, debug: config.log.v(2), rbacBootstrap: config.rbac !== undefined });
     if (config.rbac) this.startRbac(config.rbac);
     startupObjects.start();
-    for (const c of startupObjects.readyChecks()) this.health.addReady(c);
     // The static manifests are in force before the port opens (kube has no readiness check for them); their load
     // overlaps with the bootstrap writes above.
     this.manifestsLoaded = this.loadManifests();
@@ -464,9 +467,14 @@ export class ApiServer {
       throw err;
     }
     if (!(await this.manifestsLoaded).ok) return;
+    // kube-apiserver's checks, in its order: "etcd" is a health check (/healthz, /livez and /readyz),
+    // "etcd-readiness" a readiness check, each with its own probe of <prefix>/health (server/storage/etcd-health-check.ts)
     this.health.addLive({ name: 'ping', check: () => {} });
     this.health.addLive({ name: 'log', check: () => {} });
-    this.health.addReady({ name: 'etcd', check: () => config.storage.healthCheck() });
+    const healthKey = etcdHealthKey(config.etcdPrefix);
+    const probe = () => config.storage.healthCheck(healthKey);
+    this.health.addLive({ name: 'etcd', check: etcdCheck(probe, { timeoutMs: config.etcdHealthcheckTimeoutMs ?? defaultEtcdCheckTimeoutMs }) });
+    this.health.addReady({ name: 'etcd-readiness', check: etcdCheck(probe, { timeoutMs: config.etcdReadycheckTimeoutMs ?? defaultEtcdCheckTimeoutMs }) });
     this.health.addReady({
       name: 'poststarthook/crd-informer-synced',
       check: () => {
@@ -479,12 +487,18 @@ export class ApiServer {
         if (!this.systemNamespacesReady) throw new Error('system namespaces not yet created');
       },
     });
+    // the startup objects' hooks (server/controllers/bootstrap): kube lists rbac/bootstrap-roles before the priority
+    // classes' hook, and priority-and-fairness-config-producer and autoregister-completion after it
+    const rbacHook = 'poststarthook/rbac/bootstrap-roles';
+    const startupChecks = startupObjects.readyChecks();
+    for (const c of startupChecks.filter((x) => x.name === rbacHook)) this.health.addReady(c);
     this.health.addReady({
       name: 'poststarthook/scheduling/bootstrap-system-priority-classes',
       check: () => {
         if (!this.systemPriorityClassesReady) throw new Error('system priority classes not yet created');
       },
     });
+    for (const c of startupChecks.filter((x) => x.name !== rbacHook)) this.health.addReady(c);
     this.health.addReady({
       name: 'shutdown',
       check: () => {

@@ -256,6 +256,9 @@ export async function startFromOptions(o: ServerOptions): Promise<ApiServer> {
     ...(o.writeKubeconfig ? { onListening: (port: number) => writeServerKubeconfig(o, resolvedMaterial!.bundle, port) } : {}),
     storage,
     etcdPrefix: o.etcd.prefix,
+    // 0: the default, as kube's newETCD3HealthCheck and newETCD3ReadyCheck read it
+    ...(o.etcd.healthcheckTimeoutMs !== 0 ? { etcdHealthcheckTimeoutMs: o.etcd.healthcheckTimeoutMs } : {}),
+    ...(o.etcd.readycheckTimeoutMs !== 0 ? { etcdReadycheckTimeoutMs: o.etcd.readycheckTimeoutMs } : {}),
     authn,
     authz,
     ...(authz.rbac ? { rbac: authz.rbac } : {}),

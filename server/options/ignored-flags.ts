@@ -3,7 +3,7 @@
 // --allow-privileged and --service-cluster-ip-range — start unchanged. Each is typed as in kube, so its value is
 // still parsed with pflag's rules (a bad bool or duration fails as it would), then ignored. --insecure-port is
 // deliberately absent: kube removed it (1.24) and envtest reads `--help` to learn that it must not pass it.
-import { parseGoDuration } from '../http/protobuf/go-duration.js';
+import { parseGoDuration } from '../endpoints/query-options.js';
 import type { FlagSet } from './flagset.js';
 import { goQuote, parseGoBool, parseGoInt } from './go-strconv.js';
 
@@ -88,8 +88,10 @@ function check(type: IgnoredType, v: string): string | undefined {
       const r = parseGoInt(v, 0, 64);
       return r.ok ? undefined : r.error;
     }
-    case 'duration':
-      return parseGoDuration(v) === undefined ? `time: invalid duration ${goQuote(v)}` : undefined;
+    case 'duration': {
+      const d = parseGoDuration(v);
+      return d.ok ? undefined : d.error;
+    }
     case 'float':
       return /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/u.test(v) ? undefined : `strconv.ParseFloat: parsing ${goQuote(v)}: invalid syntax`;
     default:

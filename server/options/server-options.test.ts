@@ -25,7 +25,7 @@ describe('parseServerOptions defaults', () => {
       serviceAccountLookup: true,
     });
     expect(o.authorization).toEqual({ modes: ['AlwaysAllow'] });
-    expect(o.etcd).toEqual({ storageBackend: 'memory', servers: [], prefix: '/registry' });
+    expect(o.etcd).toEqual({ storageBackend: 'memory', servers: [], prefix: '/registry', healthcheckTimeoutMs: 2000, readycheckTimeoutMs: 2000 });
     expect(o.admission.plugins).toEqual([
       'NamespaceLifecycle',
       'LimitRanger',
@@ -99,6 +99,8 @@ describe('parseServerOptions flag forms', () => {
     ['storage defaults to etcd3 with servers', ['--etcd-servers=http://127.0.0.1:2379'], (o) => o.etcd.storageBackend, 'etcd3'],
     ['explicit memory backend', ['--storage-backend=memory', '--etcd-servers=http://x:1'], (o) => o.etcd.storageBackend, 'memory'],
     ['etcd prefix', ['--etcd-prefix=/kah'], (o) => o.etcd.prefix, '/kah'],
+    ['etcd check timeouts (Go durations)', ['--etcd-healthcheck-timeout=5s', '--etcd-readycheck-timeout', '1m30.5s'], (o) => [o.etcd.healthcheckTimeoutMs, o.etcd.readycheckTimeoutMs], [5000, 90_500]],
+    ['etcd check timeout 0 (the default, as kube reads it)', ['--etcd-healthcheck-timeout=0'], (o) => o.etcd.healthcheckTimeoutMs, 0],
     ['-v shorthand', ['-v', '4'], (o) => o.verbosity, 4],
     ['-v=N', ['-v=6'], (o) => o.verbosity, 6],
     ['-vN', ['-v2'], (o) => o.verbosity, 2],
@@ -162,6 +164,7 @@ describe('parseServerOptions errors, as pflag and cobra print them', () => {
     ['bad int', ['--secure-port=abc'], 'invalid argument "abc" for "--secure-port" flag: strconv.ParseInt: parsing "abc": invalid syntax'],
     ['empty int', ['--secure-port='], 'invalid argument "" for "--secure-port" flag: strconv.ParseInt: parsing "": invalid syntax'],
     ['int out of range', ['--secure-port=99999999999999999999'], 'invalid argument "99999999999999999999" for "--secure-port" flag: strconv.ParseInt: parsing "99999999999999999999": value out of range'],
+    ['bad duration', ['--etcd-healthcheck-timeout=2'], 'invalid argument "2" for "--etcd-healthcheck-timeout" flag: time: missing unit in duration "2"'],
     ['bad bool', ['--anonymous-auth=x'], 'invalid argument "x" for "--anonymous-auth" flag: strconv.ParseBool: parsing "x": invalid syntax'],
     ['bad level names the shorthand', ['--v=high'], 'invalid argument "high" for "-v, --v" flag: strconv.ParseInt: parsing "high": invalid syntax'],
     ['level is base 10', ['--v=0x2'], 'invalid argument "0x2" for "-v, --v" flag: strconv.ParseInt: parsing "0x2": invalid syntax'],

@@ -6,6 +6,7 @@ import { enabledAdmissionPlugins, validateAdmissionPluginFlags } from './admissi
 import { defaultFeatureGates, featureGatesHelp, parseFeatureGates, type FeatureGates } from './feature-gates.js';
 import { FlagSet } from './flagset.js';
 import { readFlagCsv } from './go-csv.js';
+import { parseGoDuration } from '../endpoints/query-options.js';
 import { goQuote, goQuoteList, parseGoBool, parseGoInt } from './go-strconv.js';
 import { defineIgnoredKubeFlags } from './ignored-flags.js';
 import { deepFreeze } from '../api/deep-freeze.js';
@@ -74,6 +75,9 @@ export interface ServerOptions {
     storageBackend: StorageBackend;
     servers: string[];
     prefix: string;
+    /** --etcd-healthcheck-timeout and --etcd-readycheck-timeout (kube's defaults: 2 s; 0 means the default) */
+    healthcheckTimeoutMs: number;
+    readycheckTimeoutMs: number;
   };
   admission: {
     enablePlugins: string[];
@@ -123,6 +127,9 @@ interface RawOptions {
   storageBackend: string;
   etcdServers: string[];
   etcdPrefix: string;
+  /** nanoseconds, as pflag's DurationVar holds them */
+  etcdHealthcheckTimeout: bigint;
+  etcdReadycheckTimeout: bigint;
   featureGates: FeatureGates;
   enablePlugins: string[];
   disablePlugins: string[];
@@ -162,6 +169,8 @@ function defaults(): RawOptions {
     storageBackend: '',
     etcdServers: [],
     etcdPrefix: '/registry',
+    etcdHealthcheckTimeout: 2_000_000_000n,
+    etcdReadycheckTimeout: 2_000_000_000n,
     featureGates: defaultFeatureGates(),
     enablePlugins: [],
     disablePlugins: [],
@@ -391,6 +400,22 @@ function buildFlagSet(o: RawOptions, warnings: string[]): FlagSet {
     ),
   });
   str('etcd-prefix', 'The prefix to prepend to all resource paths in etcd.', 'etcdPrefix');
+  const duration = (name: string, usage: string, key: 'etcdHealthcheckTimeout' | 'etcdReadycheckTimeout') =>
+    fs.define({
+      name,
+      usage,
+      type: 'duration',
+      defValue: '2s',
+      set: (v) => {
+        // Go's time.ParseDuration, with its error texts
+        const d = parseGoDuration(v);
+        if (!d.ok) return d.error;
+        o[key] = d.value;
+        return undefined;
+      },
+    });
+  duration('etcd-healthcheck-timeout', 'The timeout to use when checking etcd health.', 'etcdHealthcheckTimeout');
+  duration('etcd-readycheck-timeout', 'The timeout to use when checking etcd readiness', 'etcdReadycheckTimeout');
   fs.define({
     name: 'feature-gates',
     type: 'mapStringBool',
@@ -565,7 +590,13 @@ function freeze(o: RawOptions): ServerOptions {
     },
     ignoredFlags: [...o.ignoredFlags],
     authorization: { modes: o.authorizationModes as AuthorizationMode[] },
-    etcd: { storageBackend, servers: [...o.etcdServers], prefix: o.etcdPrefix },
+    etcd: {
+      storageBackend,
+      servers: [...o.etcdServers],
+      prefix: o.etcdPrefix,
+      healthcheckTimeoutMs: Number(o.etcdHealthcheckTimeout) / 1e6,
+      readycheckTimeoutMs: Number(o.etcdReadycheckTimeout) / 1e6,
+    },
     admission: {
       enablePlugins: [...o.enablePlugins],
       disablePlugins: [...o.disablePlugins],

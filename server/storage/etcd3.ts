@@ -425,9 +425,12 @@ export class Etcd3Storage implements Storage {
     return String(res.header.revision);
   }
 
-  /** A bounded linearizable read (kube-apiserver reads the key "health"): it needs a leader and a quorum. */
-  async healthCheck(): Promise<void> {
-    await this.range('health check', 'health', { key: Buffer.from('health'), count_only: true });
+  /**
+   * A bounded linearizable read of `key` (kube-apiserver's prober reads "<--etcd-prefix>/health",
+   * server/storage/etcd-health-check.ts): it needs a leader and a quorum.
+   */
+  async healthCheck(key = '/registry/health'): Promise<void> {
+    await this.range('health check', key, { key: Buffer.from(key), count_only: true });
   }
 
   /**

@@ -122,8 +122,8 @@ export interface Storage {
   /** The store's current revision. */
   currentRevision(): Promise<string>;
 
-  /** Resolves when the backend answers; rejects with Unavailable and the reason otherwise (for /readyz). */
-  healthCheck(): Promise<void>;
+  /** Resolves when the backend answers a read of `key`; rejects with Unavailable and the reason otherwise (/livez, /readyz). */
+  healthCheck(key?: string): Promise<void>;
 
   close(): Promise<void>;
 }

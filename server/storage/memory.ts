@@ -361,7 +361,7 @@ export class MemoryStorage implements Storage {
     return String(this.revision);
   }
 
-  async healthCheck(): Promise<void> {
+  async healthCheck(_key?: string): Promise<void> {
     this.checkOpen('');
   }
 

@@ -49,14 +49,31 @@ describe('watch', () => {
 });
 
 describe('health, metrics and audit', () => {
-  it('answers /readyz?verbose with named checks', async () => {
+  it("answers /readyz?verbose and /livez?verbose with kube-apiserver's named checks, in its order", async () => {
     const r = await server.request('/readyz?verbose');
     expect(r.status).toBe(200);
-    expect(r.body).toContain('[+]ping ok');
-    expect(r.body).toContain('[+]etcd ok');
-    expect(r.body).toContain('[+]poststarthook/start-system-namespaces-controller ok');
-    expect(r.body).toContain('readyz check passed');
+    // kube-apiserver lists these among its own, in this order ("etcd" is a health check, "etcd-readiness" a
+    // readiness check: k8s.io/apiserver options/etcd.go addEtcdHealthEndpoint)
+    expect(r.body.split('\n')).toEqual([
+      '[+]ping ok',
+      '[+]log ok',
+      '[+]etcd ok',
+      '[+]etcd-readiness ok',
+      '[+]poststarthook/crd-informer-synced ok',
+      '[+]poststarthook/start-system-namespaces-controller ok',
+      '[+]poststarthook/scheduling/bootstrap-system-priority-classes ok',
+      '[+]poststarthook/priority-and-fairness-config-producer ok',
+      '[+]autoregister-completion ok',
+      '[+]shutdown ok',
+      'readyz check passed',
+      '',
+    ]);
+    const live = await server.request('/livez?verbose');
+    expect(live.body.split('\n')).toEqual(['[+]ping ok', '[+]log ok', '[+]etcd ok', 'livez check passed', '']);
     expect((await server.request('/livez')).body).toBe('ok');
+    expect((await server.request('/livez/etcd')).body).toBe('ok');
+    expect((await server.request('/readyz/etcd-readiness')).body).toBe('ok');
+    expect((await server.request('/livez/etcd-readiness')).status).toBe(404);
     expect((await server.request('/healthz/ping')).body).toBe('ok');
   });
 
