@@ -257,7 +257,7 @@ export class ApiServer {
     });
     this.rbacInformers.start();
     let synced = false;
-    this.health.addReady({
+    this.health.addHealthCheck({
       name: 'poststarthook/rbac/informers-synced',
       check: () => {
         if (synced) return;
@@ -467,21 +467,22 @@ export class ApiServer {
       throw err;
     }
     if (!(await this.manifestsLoaded).ok) return;
-    // kube-apiserver's checks, in its order: "etcd" is a health check (/healthz, /livez and /readyz),
-    // "etcd-readiness" a readiness check, each with its own probe of <prefix>/health (server/storage/etcd-health-check.ts)
-    this.health.addLive({ name: 'ping', check: () => {} });
-    this.health.addLive({ name: 'log', check: () => {} });
+    // kube-apiserver's checks, in its order: "etcd" is a health check (/healthz, /livez and /readyz), as the post-start
+    // hooks' are; "etcd-readiness" and "shutdown" are /readyz's only. Each etcd check has its own probe of
+    // <prefix>/health (server/storage/etcd-health-check.ts).
+    this.health.addHealthCheck({ name: 'ping', check: () => {} });
+    this.health.addHealthCheck({ name: 'log', check: () => {} });
     const healthKey = etcdHealthKey(config.etcdPrefix);
     const probe = () => config.storage.healthCheck(healthKey);
-    this.health.addLive({ name: 'etcd', check: etcdCheck(probe, { timeoutMs: config.etcdHealthcheckTimeoutMs ?? defaultEtcdCheckTimeoutMs }) });
-    this.health.addReady({ name: 'etcd-readiness', check: etcdCheck(probe, { timeoutMs: config.etcdReadycheckTimeoutMs ?? defaultEtcdCheckTimeoutMs }) });
-    this.health.addReady({
+    this.health.addHealthCheck({ name: 'etcd', check: etcdCheck(probe, { timeoutMs: config.etcdHealthcheckTimeoutMs ?? defaultEtcdCheckTimeoutMs }) });
+    this.health.addReadyzCheck({ name: 'etcd-readiness', check: etcdCheck(probe, { timeoutMs: config.etcdReadycheckTimeoutMs ?? defaultEtcdCheckTimeoutMs }) });
+    this.health.addHealthCheck({
       name: 'poststarthook/crd-informer-synced',
       check: () => {
         if (!this.crds?.hasSynced()) throw new Error('custom resource definitions not yet served');
       },
     });
-    this.health.addReady({
+    this.health.addHealthCheck({
       name: 'poststarthook/start-system-namespaces-controller',
       check: () => {
         if (!this.systemNamespacesReady) throw new Error('system namespaces not yet created');
@@ -491,15 +492,15 @@ export class ApiServer {
     // classes' hook, and priority-and-fairness-config-producer and autoregister-completion after it
     const rbacHook = 'poststarthook/rbac/bootstrap-roles';
     const startupChecks = startupObjects.readyChecks();
-    for (const c of startupChecks.filter((x) => x.name === rbacHook)) this.health.addReady(c);
-    this.health.addReady({
+    for (const c of startupChecks.filter((x) => x.name === rbacHook)) this.health.addHealthCheck(c);
+    this.health.addHealthCheck({
       name: 'poststarthook/scheduling/bootstrap-system-priority-classes',
       check: () => {
         if (!this.systemPriorityClassesReady) throw new Error('system priority classes not yet created');
       },
     });
-    for (const c of startupChecks.filter((x) => x.name !== rbacHook)) this.health.addReady(c);
-    this.health.addReady({
+    for (const c of startupChecks.filter((x) => x.name !== rbacHook)) this.health.addHealthCheck(c);
+    this.health.addReadyzCheck({
       name: 'shutdown',
       check: () => {
         if (this.shuttingDown) throw new Error('process is shutting down');

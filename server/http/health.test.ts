@@ -7,9 +7,9 @@ import { HealthChecks, healthRouter } from './health.js';
 
 function appWith(addBadCheck: boolean): express.Express {
   const checks = new HealthChecks();
-  checks.addReady({ name: 'ping', check: () => {} });
+  checks.addHealthCheck({ name: 'ping', check: () => {} });
   if (addBadCheck) {
-    checks.addReady({
+    checks.addHealthCheck({
       name: 'bad',
       check: () => {
         throw new Error('this will fail');
@@ -60,7 +60,9 @@ describe('onFirstReady', () => {
   it('runs once, before the first 200 of /readyz or /healthz with every check run; not for /livez, a failure or an exclusion', async () => {
     const checks = new HealthChecks();
     let ready = false;
-    checks.addReady({
+    checks.addHealthCheck({ name: 'ping', check: () => {} });
+    // a check of /readyz only (as "etcd-readiness" is): /healthz answers 200 without it, which is not ready
+    checks.addReadyzCheck({
       name: 'startup',
       check: () => {
         if (!ready) throw new Error('not yet');
@@ -73,6 +75,7 @@ describe('onFirstReady', () => {
     expect((await request(app).get('/readyz')).status).toBe(500);
     expect((await request(app).get('/readyz?exclude=startup')).status).toBe(200);
     expect((await request(app).get('/livez')).status).toBe(200);
+    expect((await request(app).get('/healthz')).status).toBe(200);
     expect(calls).toEqual([]);
     ready = true;
     const first = request(app).get('/healthz?verbose');

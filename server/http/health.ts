@@ -24,8 +24,9 @@ export interface HealthResult {
 }
 
 export class HealthChecks {
-  private readonly live: HealthCheck[] = [];
-  private readonly ready: HealthCheck[] = [];
+  private readonly healthz: HealthCheck[] = [];
+  private readonly livez: HealthCheck[] = [];
+  private readonly readyz: HealthCheck[] = [];
   private readonly beforeFirstReady: Array<() => void> = [];
 
   /**
@@ -41,18 +42,30 @@ export class HealthChecks {
     for (const fn of this.beforeFirstReady.splice(0)) fn();
   }
 
-  /** A liveness check also counts for readiness, as in kube. */
-  addLive(c: HealthCheck): void {
-    this.live.push(c);
-    this.ready.push(c);
+  /**
+   * A check of /healthz, /livez and /readyz: kube's AddHealthChecks, and its AddBootSequenceHealthChecks (the post-start
+   * hooks), whose --livez-grace-period this server accepts and ignores (its default, 0, is what it does).
+   */
+  addHealthCheck(c: HealthCheck): void {
+    this.healthz.push(c);
+    this.livez.push(c);
+    this.readyz.push(c);
   }
 
-  addReady(c: HealthCheck): void {
-    this.ready.push(c);
+  /** A check of /readyz only: kube's AddReadyzChecks ("etcd-readiness", "shutdown"). */
+  addReadyzCheck(c: HealthCheck): void {
+    this.readyz.push(c);
+  }
+
+  /** Whether the checks /readyz has and /healthz has not pass (a /healthz 200 then means ready too). */
+  async readyzOnlyChecksPass(): Promise<boolean> {
+    const own = this.readyz.filter((c) => !this.healthz.includes(c));
+    const results = await Promise.allSettled(own.map(async (c) => c.check()));
+    return results.every((r) => r.status === 'fulfilled');
   }
 
   checksFor(endpoint: 'livez' | 'readyz' | 'healthz'): HealthCheck[] {
-    return endpoint === 'livez' ? this.live : this.ready;
+    return endpoint === 'livez' ? this.livez : endpoint === 'readyz' ? this.readyz : this.healthz;
   }
 
   /**
@@ -94,7 +107,8 @@ export function healthRouter(checks: HealthChecks): Router {
       const verbose = query.verbose;
       // in this order, as before (sendText sets the same Content-Type again)
       res.setHeader('Content-Type', 'text/plain; charset=utf-8').setHeader('X-Content-Type-Options', 'nosniff');
-      if (!failed && endpoint !== 'livez' && query.exclude.size === 0) checks.passedReadiness();
+      // the first 200 that means ready: /readyz's, or /healthz's when /readyz's own checks pass as well
+      if (!failed && query.exclude.size === 0 && (endpoint === 'readyz' || (endpoint === 'healthz' && (await checks.readyzOnlyChecksPass())))) checks.passedReadiness();
       if (!failed && !verbose) {
         sendText(res, 200, 'ok');
         return;

@@ -68,12 +68,25 @@ describe('health, metrics and audit', () => {
       'readyz check passed',
       '',
     ]);
-    const live = await server.request('/livez?verbose');
-    expect(live.body.split('\n')).toEqual(['[+]ping ok', '[+]log ok', '[+]etcd ok', 'livez check passed', '']);
+    // /livez and /healthz: the health checks and the post-start hooks' (kube's AddHealthChecks and
+    // AddBootSequenceHealthChecks), not /readyz's own (etcd-readiness, shutdown)
+    const health = [
+      '[+]ping ok',
+      '[+]log ok',
+      '[+]etcd ok',
+      '[+]poststarthook/crd-informer-synced ok',
+      '[+]poststarthook/start-system-namespaces-controller ok',
+      '[+]poststarthook/scheduling/bootstrap-system-priority-classes ok',
+      '[+]poststarthook/priority-and-fairness-config-producer ok',
+      '[+]autoregister-completion ok',
+    ];
+    expect((await server.request('/livez?verbose')).body.split('\n')).toEqual([...health, 'livez check passed', '']);
+    expect((await server.request('/healthz?verbose')).body.split('\n')).toEqual([...health, 'healthz check passed', '']);
     expect((await server.request('/livez')).body).toBe('ok');
     expect((await server.request('/livez/etcd')).body).toBe('ok');
     expect((await server.request('/readyz/etcd-readiness')).body).toBe('ok');
     expect((await server.request('/livez/etcd-readiness')).status).toBe(404);
+    expect((await server.request('/healthz/shutdown')).status).toBe(404);
     expect((await server.request('/healthz/ping')).body).toBe('ok');
   });
 
