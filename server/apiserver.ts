@@ -57,7 +57,7 @@ import type { ObjectLister } from './admission/plugins/object-lister.js';
 import type { ApiContext, VirtualResourceHandler } from './endpoints/api-context.js';
 import { buildApp } from './http/app.js';
 import { AuditLog, auditFilter } from './http/audit.js';
-import { HealthChecks } from './http/health.js';
+import { HealthChecks, informerSyncCheck } from './http/health.js';
 import type { Logger } from './log.js';
 import { newApiserverMetrics, type ApiserverMetrics } from './metrics/registry.js';
 import { newWatchMetrics } from './metrics/watch.js';
@@ -468,7 +468,7 @@ export class ApiServer {
     }
     if (!(await this.manifestsLoaded).ok) return;
     // kube-apiserver's checks, in its order: "etcd" is a health check (/healthz, /livez and /readyz), as the post-start
-    // hooks' are; "etcd-readiness" and "shutdown" are /readyz's only. Each etcd check has its own probe of
+    // hooks' are; "etcd-readiness", "informer-sync" and "shutdown" are /readyz's only. Each etcd check has its own probe of
     // <prefix>/health (server/storage/etcd-health-check.ts).
     this.health.addHealthCheck({ name: 'ping', check: () => {} });
     this.health.addHealthCheck({ name: 'log', check: () => {} });
@@ -476,6 +476,8 @@ export class ApiServer {
     const probe = () => config.storage.healthCheck(healthKey);
     this.health.addHealthCheck({ name: 'etcd', check: etcdCheck(probe, { timeoutMs: config.etcdHealthcheckTimeoutMs ?? defaultEtcdCheckTimeoutMs }) });
     this.health.addReadyzCheck({ name: 'etcd-readiness', check: etcdCheck(probe, { timeoutMs: config.etcdReadycheckTimeoutMs ?? defaultEtcdCheckTimeoutMs }) });
+    // the admission plugins' informers (configurations, namespaces), as kube's shared informer factory holds them
+    this.health.addReadyzCheck(informerSyncCheck(() => this.sources));
     this.health.addHealthCheck({
       name: 'poststarthook/crd-informer-synced',
       check: () => {

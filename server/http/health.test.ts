@@ -3,7 +3,7 @@
 // withheld".
 import express from 'express';
 import request from 'supertest';
-import { HealthChecks, healthRouter } from './health.js';
+import { HealthChecks, healthRouter, informerSyncCheck } from './health.js';
 
 function appWith(addBadCheck: boolean): express.Express {
   const checks = new HealthChecks();
@@ -83,5 +83,20 @@ describe('onFirstReady', () => {
     expect(calls).toEqual(['first ready']);
     expect((await request(app).get('/readyz')).status).toBe(200);
     expect(calls).toEqual(['first ready']);
+  });
+});
+
+// kube's TestInformerSyncHealthChecker (k8s.io/apiserver/pkg/server/healthz/healthz_test.go)
+describe('informerSyncCheck', () => {
+  const informer = (typeName: string, synced: boolean) => ({ typeName, hasSynced: () => synced });
+
+  it('returns nil when all informers are started', () => {
+    expect(() => informerSyncCheck(() => [informer('*v1.Pod', true)]).check()).not.toThrow();
+  });
+
+  it('returns an error when an informer is not started, naming them as Go prints a []string', () => {
+    const check = informerSyncCheck(() => [informer('*v1.Pod', true), informer('*v1.Service', false), informer('*v1.Node', true), informer('*v1.Namespace', false)]);
+    expect(check.name).toBe('informer-sync');
+    expect(() => check.check()).toThrow('2 informers not started yet: [*v1.Service *v1.Namespace]');
   });
 });

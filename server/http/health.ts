@@ -52,7 +52,7 @@ export class HealthChecks {
     this.readyz.push(c);
   }
 
-  /** A check of /readyz only: kube's AddReadyzChecks ("etcd-readiness", "shutdown"). */
+  /** A check of /readyz only: kube's AddReadyzChecks ("etcd-readiness", "informer-sync", "shutdown"). */
   addReadyzCheck(c: HealthCheck): void {
     this.readyz.push(c);
   }
@@ -85,6 +85,26 @@ export class HealthChecks {
       }),
     );
   }
+}
+
+/** An informer as kube's informer-sync check sees it: its type's name and whether its first list is in. */
+export interface SyncingInformer {
+  typeName: string;
+  hasSynced(): boolean;
+}
+
+/**
+ * kube's "informer-sync" readyz check (healthz.NewInformerSyncHealthz over the shared informer factory): it fails
+ * while an informer has not synced, naming them as Go's %v prints a []string.
+ */
+export function informerSyncCheck(informers: () => Iterable<SyncingInformer>): HealthCheck {
+  return {
+    name: 'informer-sync',
+    check: () => {
+      const notStarted = [...informers()].filter((i) => !i.hasSynced()).map((i) => i.typeName);
+      if (notStarted.length > 0) throw new Error(`${notStarted.length} informers not started yet: [${notStarted.join(' ')}]`);
+    },
+  };
 }
 
 /**

@@ -59,6 +59,7 @@ describe('health, metrics and audit', () => {
       '[+]log ok',
       '[+]etcd ok',
       '[+]etcd-readiness ok',
+      '[+]informer-sync ok',
       '[+]poststarthook/crd-informer-synced ok',
       '[+]poststarthook/start-system-namespaces-controller ok',
       '[+]poststarthook/scheduling/bootstrap-system-priority-classes ok',
@@ -69,7 +70,7 @@ describe('health, metrics and audit', () => {
       '',
     ]);
     // /livez and /healthz: the health checks and the post-start hooks' (kube's AddHealthChecks and
-    // AddBootSequenceHealthChecks), not /readyz's own (etcd-readiness, shutdown)
+    // AddBootSequenceHealthChecks), not /readyz's own (etcd-readiness, informer-sync, shutdown)
     const health = [
       '[+]ping ok',
       '[+]log ok',

@@ -44,6 +44,11 @@ export class ApiConfigurationSource<T> implements ConfigurationSource<T> {
     return this.synced;
   }
 
+  /** What kube's informer-sync check calls this informer: its object's Go type ("*v1.ValidatingWebhookConfiguration"). */
+  get typeName(): string {
+    return `*${this.opts.store.info.version}.${this.opts.store.info.kind}`;
+  }
+
   /** Lists, then watches from the list's revision; on a watch error keeps the snapshot and relists later. */
   async start(): Promise<void> {
     if (this.stopped) return;
