@@ -37,6 +37,11 @@ export class HealthChecks {
     this.beforeFirstReady.push(fn);
   }
 
+  /** Whether something still waits for the first readiness (onFirstReady). */
+  get awaitingFirstReady(): boolean {
+    return this.beforeFirstReady.length > 0;
+  }
+
   /** Called by the endpoints when every readiness check passed, none excluded. */
   passedReadiness(): void {
     for (const fn of this.beforeFirstReady.splice(0)) fn();
@@ -128,7 +133,9 @@ export function healthRouter(checks: HealthChecks): Router {
       // in this order, as before (sendText sets the same Content-Type again)
       res.setHeader('Content-Type', 'text/plain; charset=utf-8').setHeader('X-Content-Type-Options', 'nosniff');
       // the first 200 that means ready: /readyz's, or /healthz's when /readyz's own checks pass as well
-      if (!failed && query.exclude.size === 0 && (endpoint === 'readyz' || (endpoint === 'healthz' && (await checks.readyzOnlyChecksPass())))) checks.passedReadiness();
+      if (!failed && query.exclude.size === 0 && checks.awaitingFirstReady && (endpoint === 'readyz' || (endpoint === 'healthz' && (await checks.readyzOnlyChecksPass())))) {
+        checks.passedReadiness();
+      }
       if (!failed && !verbose) {
         sendText(res, 200, 'ok');
         return;

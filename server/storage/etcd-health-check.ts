@@ -58,11 +58,14 @@ export interface EtcdCheckOptions {
 /** context.DeadlineExceeded's text, which the probe's error wraps when the timeout ends it */
 const deadlineExceeded = 'context deadline exceeded';
 
+/** setTimeout's longest delay: a longer one fires at once (a duration flag may be as long as Go's int64 allows) */
+const maxTimerMs = 2 ** 31 - 1;
+
 /**
- * The check: `probe` reads "<prefix>/health" (it gets an AbortSignal that fires at the timeout); a failure is
- * reported as kube's prober reports it, "error getting data from etcd: <reason>".
+ * The check: `probe` reads "<prefix>/health" (the storage bounds its own calls too); a failure is reported as kube's
+ * prober reports it, "error getting data from etcd: <reason>".
  */
-export function etcdCheck(probe: (signal: AbortSignal) => Promise<void>, opts: EtcdCheckOptions): () => Promise<void> {
+export function etcdCheck(probe: () => Promise<void>, opts: EtcdCheckOptions): () => Promise<void> {
   const now = opts.now ?? (() => performance.now());
   const limiter = new OneTokenLimiter(opts.timeoutMs / 2, now);
   const last = new LastProbeError(new Error('etcd client connection not yet established'));
@@ -74,16 +77,12 @@ export function etcdCheck(probe: (signal: AbortSignal) => Promise<void>, opts: E
     }
     // never 0, which LastProbeError reads as "no answer yet"
     const sentAt = Math.max(now(), Number.MIN_VALUE);
-    const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        controller.abort();
-        reject(new Error(deadlineExceeded));
-      }, opts.timeoutMs);
+      timer = setTimeout(() => reject(new Error(deadlineExceeded)), Math.min(opts.timeoutMs, maxTimerMs));
     });
     try {
-      await Promise.race([probe(controller.signal), deadline]);
+      await Promise.race([probe(), deadline]);
       last.store(undefined, sentAt);
     } catch (cause) {
       const err = new Error(`error getting data from etcd: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
