@@ -4,7 +4,8 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import type { Etcd3, IKeyValue, IWatchRequest, IWatchResponse } from 'etcd3';
-import { EtcdWatch, SharedWatchStream, type WatchedStorage } from './etcd3-watch.js';
+import { SharedWatchStream, type WatchedStorage } from './etcd3-watch.js';
+import { WatchFeeds, type FeedWatch } from './etcd3-watch-feed.js';
 import { StorageError, type ListResult, type StorageEvent } from './interface.js';
 
 /** A gRPC watch stream whose answers the test writes. */
@@ -52,15 +53,15 @@ interface Recorded {
 let streams: ScriptedStream[];
 let storage: WatchedStorage;
 let shared: SharedWatchStream;
+let feeds: WatchFeeds;
 
-function watch(prefix: string, from: string, withProgress = true): { w: EtcdWatch; seen: Recorded } {
+function watch(prefix: string, from: string, withProgress = true): { w: FeedWatch; seen: Recorded } {
   const seen: Recorded = { events: [], errors: [], progress: [] };
-  const w = new EtcdWatch(storage, shared, prefix, {
+  const w = feeds.watch(prefix, from, {
     onEvent: (e: StorageEvent) => seen.events.push(`${e.type} ${e.object.metadata?.name} ${e.object.metadata?.resourceVersion}`),
     onError: (e) => seen.errors.push(e),
     ...(withProgress ? { onProgress: (rv: string) => seen.progress.push(rv) } : {}),
   });
-  w.start(from);
   return { w, seen };
 }
 
@@ -103,6 +104,7 @@ beforeEach(() => {
     forgetWatch: () => {},
   };
   shared = new SharedWatchStream(storage);
+  feeds = new WatchFeeds(storage, shared);
 });
 afterEach(() => {
   jest.useRealTimers();
@@ -122,7 +124,8 @@ describe('SharedWatchStream', () => {
     s.answer({ watch_id: '0', events: [put('a1', 12)] }, 12);
     expect(a.seen.events).toEqual(['ADDED a1 12']);
     expect(b.seen.events).toEqual(['ADDED b1 11']);
-    const c = watch('/registry/cm/c/', '12');
+    watch('/registry/cm/c/', '12');
+    await settle();
     expect(streams).toHaveLength(1);
     expect(s.creates()).toEqual(['6', '8', '13']);
   });
@@ -187,13 +190,12 @@ describe('SharedWatchStream', () => {
 
   it('ends only the watch whose consumer throws, with the error, and keeps the shared stream for the others', async () => {
     const seen: StorageError[] = [];
-    const a = new EtcdWatch(storage, shared, '/registry/cm/a/', {
+    feeds.watch('/registry/cm/a/', '5', {
       onEvent: () => {
         throw new TypeError('(m.ownerReferences ?? []).map is not a function');
       },
       onError: (e) => seen.push(e),
     });
-    a.start('5');
     const b = watch('/registry/cm/b/', '5');
     await settle();
     const s = streams[0]!;
@@ -299,10 +301,200 @@ describe('SharedWatchStream progress', () => {
     expect(streams[0]!.progressRequests()).toBe(0);
     storage = { ...storage, progressIntervalMs: 0 };
     shared = new SharedWatchStream(storage);
+    feeds = new WatchFeeds(storage, shared);
     watch('/registry/cm/q/', '9');
     await settle();
     streams[1]!.answer({ watch_id: '0', created: true }, 9);
     await jest.advanceTimersByTimeAsync(500);
     expect(streams[1]!.progressRequests()).toBe(0);
+  });
+});
+
+describe('WatchFeeds: the watches of one key range share one etcd watcher', () => {
+  const cm = '/registry/cm/ns/';
+
+  it('creates one watcher for watches of one key range from one revision, and each watch decodes its own objects', async () => {
+    const got: StorageEvent[][] = [[], []];
+    for (const list of got) feeds.watch(cm, '5', { onEvent: (e) => list.push(e), onError: () => {} });
+    await settle();
+    const s = streams[0]!;
+    expect(s.creates()).toEqual(['6']);
+    expect(feeds.size).toBe(1);
+    s.answer({ watch_id: '0', created: true });
+    s.answer({ watch_id: '0', events: [put('a1', 11)] }, 11);
+    expect(got.map((l) => l.map((e) => e.object.metadata?.name))).toEqual([['a1'], ['a1']]);
+    // a consumer may change what it got (the registry sets apiVersion and kind): the other's object is its own
+    expect(got[0]![0]!.object).not.toBe(got[1]![0]!.object);
+  });
+
+  it('hands a watch that joins after the feed passed its revision the kept events after it, after watch() returns', async () => {
+    const { seen: first } = watch(cm, '5');
+    await settle();
+    const s = streams[0]!;
+    s.answer({ watch_id: '0', created: true });
+    s.answer({ watch_id: '0', events: [put('a1', 11)] }, 11);
+    s.answer({ watch_id: '0', events: [put('a2', 12), put('a3', 12)] }, 12);
+    s.answer({ watch_id: '0', events: [put('a4', 14)] }, 14);
+    const late = watch(cm, '11');
+    expect(late.seen.events).toEqual([]);
+    await settle();
+    expect(late.seen.events).toEqual(['ADDED a2 12', 'ADDED a3 12', 'ADDED a4 14']);
+    s.answer({ watch_id: '0', events: [put('a5', 15)] }, 15);
+    expect(late.seen.events.at(-1)).toBe('ADDED a5 15');
+    expect(first.events).toEqual(['ADDED a1 11', 'ADDED a2 12', 'ADDED a3 12', 'ADDED a4 14', 'ADDED a5 15']);
+    // no second watcher on etcd
+    expect(s.creates()).toEqual(['6']);
+  });
+
+  it('skips for a watch that starts ahead of the feed what it did not ask for', async () => {
+    watch(cm, '5');
+    await settle();
+    const s = streams[0]!;
+    s.answer({ watch_id: '0', created: true });
+    const ahead = watch(cm, '12');
+    await settle();
+    s.answer({ watch_id: '0', events: [put('a1', 11)] }, 11);
+    s.answer({ watch_id: '0', events: [put('a2', 12)] }, 12);
+    s.answer({ watch_id: '0', events: [put('a3', 13)] }, 13);
+    expect(ahead.seen.events).toEqual(['ADDED a3 13']);
+    expect(s.creates()).toEqual(['6']);
+  });
+
+  it('gives a watch from below the kept window a watcher of its own, from its own revision', async () => {
+    feeds = new WatchFeeds(storage, shared, { events: 2, bytes: 1 << 20 });
+    const first = watch(cm, '5');
+    await settle();
+    const s = streams[0]!;
+    s.answer({ watch_id: '0', created: true });
+    for (const [i, rv] of [11, 12, 13].entries()) s.answer({ watch_id: '0', events: [put(`a${i}`, rv)] }, rv);
+    // kept: 12 and 13, so every change after 11 can be served, not every change after 10
+    const within = watch(cm, '11');
+    const below = watch(cm, '10');
+    await settle();
+    expect(within.seen.events).toEqual(['ADDED a1 12', 'ADDED a2 13']);
+    expect(s.creates()).toEqual(['6', '11']);
+    expect(feeds.size).toBe(2);
+    s.answer({ watch_id: '1', created: true }, 13);
+    s.answer({ watch_id: '1', events: [put('a0', 11), put('a1', 12)] }, 13);
+    expect(below.seen.events).toEqual(['ADDED a0 11', 'ADDED a1 12']);
+    expect(first.seen.events).toEqual(['ADDED a0 11', 'ADDED a1 12', 'ADDED a2 13']);
+  });
+
+  it('keeps no more bytes than its window allows', async () => {
+    feeds = new WatchFeeds(storage, shared, { events: 100, bytes: 60 });
+    watch(cm, '5');
+    await settle();
+    const s = streams[0]!;
+    s.answer({ watch_id: '0', created: true });
+    // 44 bytes each (key and value): only the latest fits
+    s.answer({ watch_id: '0', events: [put('a1', 11)] }, 11);
+    s.answer({ watch_id: '0', events: [put('a2', 12)] }, 12);
+    watch(cm, '11');
+    await settle();
+    expect(s.creates()).toEqual(['6']);
+    watch(cm, '10');
+    await settle();
+    expect(s.creates()).toEqual(['6', '11']);
+  });
+
+  it('keeps the watcher while a watch is left, and cancels it on etcd after the last stops', async () => {
+    const a = watch(cm, '5');
+    const b = watch(cm, '5');
+    await settle();
+    const s = streams[0]!;
+    s.answer({ watch_id: '0', created: true });
+    a.w.stop();
+    expect(s.cancels()).toEqual([]);
+    s.answer({ watch_id: '0', events: [put('a1', 11)] }, 11);
+    expect(a.seen.events).toEqual([]);
+    expect(b.seen.events).toEqual(['ADDED a1 11']);
+    b.w.stop();
+    expect(s.cancels()).toEqual(['0']);
+    expect(feeds.size).toBe(0);
+  });
+
+  it('ends only the watch whose consumer throws; the others keep the feed and its watcher', async () => {
+    const seen: StorageError[] = [];
+    feeds.watch(cm, '5', {
+      onEvent: () => {
+        throw new TypeError('boom');
+      },
+      onError: (e) => seen.push(e),
+    });
+    const other = watch(cm, '5');
+    await settle();
+    const s = streams[0]!;
+    s.answer({ watch_id: '0', created: true });
+    s.answer({ watch_id: '0', events: [put('a1', 11)] }, 11);
+    s.answer({ watch_id: '0', events: [put('a2', 12)] }, 12);
+    expect(seen.map((e) => e.message)).toEqual(["the watch's consumer failed on ADDED a1: boom"]);
+    expect(other.seen.events).toEqual(['ADDED a1 11', 'ADDED a2 12']);
+    expect(s.cancels()).toEqual([]);
+  });
+
+  it('ends every watch with an event none can decode, each with the error', async () => {
+    const a = watch(cm, '5');
+    const b = watch(cm, '5');
+    await settle();
+    const s = streams[0]!;
+    s.answer({ watch_id: '0', created: true });
+    const bad = put('x', 11);
+    bad.kv.value = Buffer.from('{not json');
+    s.answer({ watch_id: '0', events: [bad] }, 11);
+    for (const w of [a, b]) expect(w.seen.errors.map((e) => e.code)).toEqual(['InvalidObject']);
+    expect(s.cancels()).toEqual(['0']);
+  });
+
+  it('on a compacted start revision ends the watches whose own revision is compacted, and restarts the others from theirs', async () => {
+    const old = watch(cm, '5');
+    const newer = watch(cm, '8');
+    await settle();
+    const s = streams[0]!;
+    expect(s.creates()).toEqual(['6']);
+    // etcd refuses start revision 6: everything below 9 is compacted (a watcher from 8 starts at 9 and is fine)
+    s.answer({ watch_id: '0', created: true });
+    s.answer({ watch_id: '0', canceled: true, compact_revision: '9' });
+    expect(old.seen.errors.map((e) => [e.code, e.message])).toEqual([['ResourceVersionTooOld', 'too old resource version: 5 (9)']]);
+    expect(newer.seen.errors).toEqual([]);
+    // the stream lost its only watcher and closed: the restarted watch opens the next one
+    await settle();
+    const s2 = streams[1]!;
+    expect(s2.creates()).toEqual(['9']);
+    s2.answer({ watch_id: '0', created: true }, 10);
+    s2.answer({ watch_id: '0', events: [put('a1', 10)] }, 10);
+    expect(newer.seen.events).toEqual(['ADDED a1 10']);
+  });
+
+  it('ends every watch of a feed whose watcher is lost for good with the reason', async () => {
+    const a = watch(cm, '5');
+    const b = watch(cm, '5');
+    await settle();
+    // never confirmed: its window is requestTimeoutMs
+    await jest.advanceTimersByTimeAsync(2200);
+    for (const w of [a, b]) {
+      expect(w.seen.errors.map((e) => e.code)).toEqual(['Unavailable']);
+      expect(w.seen.errors[0]!.message).toContain('etcd did not confirm the watch within 1000ms');
+    }
+    expect(feeds.size).toBe(0);
+  });
+
+  it('reports progress to every watch that wants it, never below what that watch delivered, and asks etcd only for them', async () => {
+    const quiet = watch(cm, '9');
+    const none = watch(cm, '9', false);
+    await settle();
+    const s = streams[0]!;
+    s.answer({ watch_id: '0', created: true }, 9);
+    const ahead = watch(cm, '20');
+    await settle();
+    await jest.advanceTimersByTimeAsync(200);
+    expect(s.progressRequests()).toBe(1);
+    s.answer({ watch_id: '-1' }, 12);
+    expect(quiet.seen.progress).toEqual(['12']);
+    expect(ahead.seen.progress).toEqual(['20']);
+    expect(none.seen.progress).toEqual([]);
+    quiet.w.stop();
+    ahead.w.stop();
+    await jest.advanceTimersByTimeAsync(500);
+    expect(s.progressRequests()).toBe(1);
   });
 });

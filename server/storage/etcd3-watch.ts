@@ -1,6 +1,6 @@
-// Watches on etcd for Etcd3Storage: every watch of one storage is a watcher on one shared gRPC watch stream, as
+// Watchers on etcd for Etcd3Storage: every etcd watcher of one storage is on one shared gRPC watch stream, as
 // kube-apiserver's clientv3 multiplexes the watchers of a client onto one stream (etcd clientv3/watch.go,
-// watchGrpcStream). Opening a gRPC stream costs the client ≈ 0.5 ms of CPU (call credentials, call and HTTP/2
+// watchGrpcStream); the watches of one key range share a watcher (etcd3-watch-feed.ts). Opening a gRPC stream costs the client ≈ 0.5 ms of CPU (call credentials, call and HTTP/2
 // stream setup), and a start opens ≈ 70 watches; a create_request on an open stream is a fraction of that.
 //
 // What etcd (3.4, etcdserver/api/v3rpc/watch.go) guarantees and this relies on:
@@ -13,18 +13,18 @@
 //   until the answer arrives, are told about it; a watcher's own progress_notify answers carry its id;
 // - a compacted start revision cancels only that watcher (`canceled` with compact_revision).
 //
-// Each watch keeps its own revision and reconnection window: when the stream is lost, every watcher resumes from
+// Each watcher keeps its own revision and reconnection window: when the stream is lost, every watcher resumes from
 // its own last delivered revision on the next stream (nothing missed or repeated), and ends with Unavailable once
 // its window has passed. Responses are not fragmented (WatchCreateRequest.fragment stays off): the client's
 // receive limit is lifted instead, as for lists.
 import type { Etcd3, IDuplexStream, IKeyValue, IWatchCreateRequest, IWatchRequest, IWatchResponse } from 'etcd3';
-import { StorageError, type ListResult, type StorageEvent, type StorageWatch, type WatchHandlers } from './interface.js';
+import { StorageError, type ListResult, type StorageEvent, type StorageWatch } from './interface.js';
 import { prefixRangeEnd } from './keys.js';
-import { decodeObject, errorMessage, parseRevision, watchConsumerFailed, watchTooOld } from './stored-object.js';
+import { decodeObject, errorMessage, watchTooOld } from './stored-object.js';
 
 type WatchStream = IDuplexStream<IWatchRequest, IWatchResponse>;
 
-/** What a watch needs from its storage (Etcd3Storage). */
+/** What a watch and its etcd watcher need from their storage (Etcd3Storage). */
 export interface WatchedStorage {
   readonly client: Etcd3;
   readonly requestTimeoutMs: number;
@@ -34,7 +34,7 @@ export interface WatchedStorage {
   unavailable(what: string, key: string, err: unknown): StorageError;
   closedError(key: string): StorageError;
   list(prefix: string): Promise<ListResult>;
-  forgetWatch(w: EtcdWatch): void;
+  forgetWatch(w: StorageWatch): void;
 }
 
 /** etcd's watch id for "no watcher": a failed create, and a progress answer meant for every watcher. */
@@ -42,7 +42,7 @@ const invalidWatchId = '-1';
 
 /**
  * The one gRPC watch stream of a storage: opened when a watcher needs it, closed when no watcher is left, and
- * replaced when lost (each watcher then comes back on its own schedule, see EtcdWatch.lost).
+ * replaced when lost (each watcher then comes back on its own schedule, see EtcdWatcher.lost).
  */
 export class SharedWatchStream {
   private stream: WatchStream | undefined;
@@ -50,22 +50,22 @@ export class SharedWatchStream {
   /** Bumped for every stream, so late callbacks of an abandoned stream are ignored. */
   private generation = 0;
   /** Watchers waiting for the stream to open. */
-  private readonly waiting = new Set<EtcdWatch>();
+  private readonly waiting = new Set<EtcdWatcher>();
   /** Sent create requests in order, awaiting their `created` answer; undefined once that watcher stopped. */
-  private pendingCreates: Array<EtcdWatch | undefined> = [];
-  private readonly watchers = new Map<string, EtcdWatch>();
+  private pendingCreates: Array<EtcdWatcher | undefined> = [];
+  private readonly watchers = new Map<string, EtcdWatcher>();
   private progressTimer: NodeJS.Timeout | undefined;
   /**
    * The progress request sent and not yet answered: the watchers its answer may be reported to. One at a time, so
    * that an etcd that answers several requests at once (3.5 defers answers until its watchers are synced) cannot
    * pair an answer with the wrong request.
    */
-  private progressRequest: Set<EtcdWatch> | undefined;
+  private progressRequest: Set<EtcdWatcher> | undefined;
 
   constructor(private readonly storage: WatchedStorage) {}
 
   /** Creates w's watcher on the stream, opening one if needed; w.attached / w.created / w.lost follow. */
-  register(w: EtcdWatch): void {
+  register(w: EtcdWatcher): void {
     if (this.stream) {
       this.sendCreate(w, this.stream);
       return;
@@ -75,7 +75,7 @@ export class SharedWatchStream {
   }
 
   /** Removes w (stopped or failed) from the stream; etcd is told to cancel its watcher. */
-  unregister(w: EtcdWatch): void {
+  unregister(w: EtcdWatcher): void {
     this.waiting.delete(w);
     const pending = this.pendingCreates.indexOf(w);
     // its `created` answer is still to come: keep the slot so answers stay matched, and cancel it then
@@ -94,7 +94,7 @@ export class SharedWatchStream {
   /** The stream of this generation is broken: every watcher on it or waiting for it is detached and told. */
   lose(generation: number, err: unknown): void {
     if (generation !== this.generation) return;
-    const affected = new Set<EtcdWatch>([...this.waiting, ...this.watchers.values()]);
+    const affected = new Set<EtcdWatcher>([...this.waiting, ...this.watchers.values()]);
     for (const w of this.pendingCreates) if (w) affected.add(w);
     this.waiting.clear();
     this.opening = false;
@@ -134,7 +134,7 @@ export class SharedWatchStream {
     }
   }
 
-  private sendCreate(w: EtcdWatch, stream: WatchStream): void {
+  private sendCreate(w: EtcdWatcher, stream: WatchStream): void {
     const generation = this.generation;
     this.pendingCreates.push(w);
     w.attached(generation);
@@ -191,7 +191,7 @@ export class SharedWatchStream {
   }
 
   /** w may no longer be told the answers to the progress requests sent so far. */
-  private forgetProgress(w: EtcdWatch): void {
+  private forgetProgress(w: EtcdWatcher): void {
     this.progressRequest?.delete(w);
   }
 
@@ -199,7 +199,7 @@ export class SharedWatchStream {
     const every = this.storage.progressIntervalMs;
     if (every <= 0) return;
     this.progressTimer = setInterval(() => {
-      const eligible = new Set<EtcdWatch>();
+      const eligible = new Set<EtcdWatcher>();
       for (const w of this.watchers.values()) if (w.progressTick()) eligible.add(w);
       if (eligible.size === 0 || this.progressRequest) return;
       this.progressRequest = eligible;
@@ -225,16 +225,37 @@ export class SharedWatchStream {
   }
 }
 
-/** One storage watch: a watcher on the storage's shared stream, re-created from its last delivered revision when lost. */
-export class EtcdWatch implements StorageWatch {
+/** One event as etcd sent it, with its revision (kv.mod_revision); decoded by each watch it reaches. */
+export interface RawWatchEvent {
+  type: IWatchResponse['events'][number]['type'];
+  kv: IKeyValue;
+  prevKv: IKeyValue | undefined;
+  revision: number;
+}
+
+/** What an EtcdWatcher reports to (a WatchFeed, server/storage/etcd3-watch-feed.ts). */
+export interface WatcherHandlers {
+  /** The events of one etcd response above every revision delivered before, in order (one revision's events come together). */
+  onEvents(events: RawWatchEvent[]): void;
+  /** The watcher ended; compactRevision is set when etcd compacted its start revision away. */
+  onError(err: StorageError, compactRevision?: number): void;
+  /** Read at every progress tick: only a watcher with a progress consumer asks etcd for progress. */
+  readonly onProgress?: (resourceVersion: string) => void;
+}
+
+/**
+ * One watcher on the storage's shared stream, from a revision, re-created from its last delivered revision when
+ * lost. It hands on etcd's events undecoded: every watch of its feed decodes them for itself.
+ */
+export class EtcdWatcher {
   private stopped = false;
   /** Registered with the shared stream: waiting for it, being created, or created. */
   private onStream = false;
-  /** The stream generation this watch's watcher is on (or being created on); 0 otherwise. */
+  /** The stream generation this watcher is on (or being created on); 0 otherwise. */
   private generation = 0;
   /** etcd's id of the watcher on the current stream, once created. */
   watchId: string | undefined;
-  /** Every change up to and including this revision has been delivered (or was before the watch's start). */
+  /** Every change up to and including this revision has been delivered (or was before the watcher's start). */
   private lastRevision = 0;
   private everConnected = false;
   private disconnectedSince: number | undefined;
@@ -253,46 +274,14 @@ export class EtcdWatch implements StorageWatch {
     private readonly storage: WatchedStorage,
     private readonly stream: SharedWatchStream,
     private readonly prefix: string,
-    private readonly handlers: WatchHandlers,
+    private readonly handlers: WatcherHandlers,
   ) {
     this.rangeEnd = prefix.endsWith('/') ? prefixRangeEnd(Buffer.from(prefix)) : undefined;
   }
 
-  start(fromRevision: string): void {
-    let from: number | undefined;
-    try {
-      from = parseRevision(this.prefix, fromRevision);
-    } catch (err) {
-      this.failLater(err as StorageError);
-      return;
-    }
-    if (this.storage.isClosed) {
-      this.failLater(this.storage.closedError(this.prefix));
-      return;
-    }
-    if (from === undefined) {
-      void this.startFromNow();
-      return;
-    }
-    this.lastRevision = from;
-    this.register();
-  }
-
-  /** kube-apiserver's watch from "0": the current state as ADDED events, then changes after the list's revision. */
-  private async startFromNow(): Promise<void> {
-    let state: ListResult;
-    try {
-      state = await this.storage.list(this.prefix);
-    } catch (err) {
-      this.fail(err instanceof StorageError ? err : this.storage.unavailable('watch', this.prefix, err));
-      return;
-    }
-    if (this.stopped) return;
-    for (const object of state.items) {
-      this.deliver({ type: 'ADDED', object });
-      if (this.stopped) return;
-    }
-    this.lastRevision = Number(state.resourceVersion);
+  /** Starts watching the changes after fromRevision. */
+  start(fromRevision: number): void {
+    this.lastRevision = fromRevision;
     this.register();
   }
 
@@ -340,7 +329,7 @@ export class EtcdWatch implements StorageWatch {
   canceled(res: IWatchResponse): void {
     const compactRevision = Number(res.compact_revision);
     if (compactRevision > 0) {
-      this.fail(watchTooOld(this.prefix, this.lastRevision, compactRevision));
+      this.fail(watchTooOld(this.prefix, this.lastRevision, compactRevision), compactRevision);
     } else {
       this.lost(new Error(`etcd canceled the watch: ${res.cancel_reason || 'no reason given'}`));
     }
@@ -353,20 +342,16 @@ export class EtcdWatch implements StorageWatch {
       // All events of one revision come in one response; anything at or below the floor was delivered before
       // a reconnect already.
       const floor = this.lastRevision;
+      const fresh: RawWatchEvent[] = [];
       for (const ev of res.events) {
         const revision = Number(ev.kv.mod_revision);
         if (revision <= floor) continue;
-        const event = this.toEvent(ev.type, ev.kv, ev.prev_kv);
-        if (event instanceof StorageError) {
-          this.fail(event);
-          return;
-        }
+        fresh.push({ type: ev.type, kv: ev.kv, prevKv: ev.prev_kv, revision });
         this.lastRevision = Math.max(this.lastRevision, revision);
         if (revision >= this.createdAtRevision) this.synced = true;
         this.eventsSinceProgressTick++;
-        this.deliver(event);
-        if (this.stopped || generation !== this.generation) return;
       }
+      if (fresh.length > 0) this.handlers.onEvents(fresh);
       return;
     }
     if (this.synced) {
@@ -396,27 +381,6 @@ export class EtcdWatch implements StorageWatch {
     this.handlers.onProgress?.(String(Math.max(Number(res.header.revision), this.lastRevision)));
   }
 
-  private toEvent(type: IWatchResponse['events'][number]['type'], kv: IKeyValue, prevKv: IKeyValue | undefined): StorageEvent | StorageError {
-    const key = kv.key.toString('utf8');
-    try {
-      if (type === 'Delete') {
-        if (!prevKv || prevKv.value.length === 0) {
-          // as kube-apiserver's watcher: without the previous value there is no object to report
-          return new StorageError('InvalidObject', key, `etcd event received with PrevKv=nil (key=${JSON.stringify(key)}, modRevision=${kv.mod_revision}, type=DELETE)`);
-        }
-        const prev = decodeObject(key, prevKv.value.toString('utf8'), Number(prevKv.mod_revision));
-        return { type: 'DELETED', object: decodeObject(key, prevKv.value.toString('utf8'), Number(kv.mod_revision)), prevObject: prev };
-      }
-      const object = decodeObject(key, kv.value.toString('utf8'), Number(kv.mod_revision));
-      if (kv.create_revision === kv.mod_revision) return { type: 'ADDED', object };
-      const event: StorageEvent = { type: 'MODIFIED', object };
-      if (prevKv && prevKv.value.length > 0) event.prevObject = decodeObject(key, prevKv.value.toString('utf8'), Number(prevKv.mod_revision));
-      return event;
-    } catch (err) {
-      return err instanceof StorageError ? err : new StorageError('InvalidObject', key, errorMessage(err));
-    }
-  }
-
   /**
    * @internal this watcher is no longer on a stream (the stream broke, or etcd cancelled or refused it): create it
    * again from the last revision after a backoff, or give up after the window.
@@ -443,27 +407,10 @@ export class EtcdWatch implements StorageWatch {
     }, delay);
   }
 
-  /**
-   * Hands an event to the consumer. A consumer that throws ends this watch alone, with the error, as it would end on
-   * an event it cannot decode: the stream is shared, and a throw out of its data handler would cost every other
-   * watch its stream.
-   */
-  private deliver(event: StorageEvent): void {
-    try {
-      this.handlers.onEvent(event);
-    } catch (err) {
-      this.fail(watchConsumerFailed(this.prefix, event, err));
-    }
-  }
-
-  private failLater(err: StorageError): void {
-    queueMicrotask(() => this.fail(err));
-  }
-
-  private fail(err: StorageError): void {
+  private fail(err: StorageError, compactRevision?: number): void {
     if (this.stopped) return;
     this.stop();
-    this.handlers.onError(err);
+    this.handlers.onError(err, compactRevision);
   }
 
   stop(): void {
@@ -475,7 +422,29 @@ export class EtcdWatch implements StorageWatch {
     this.onStream = false;
     this.generation = 0;
     this.watchId = undefined;
-    this.storage.forgetWatch(this);
+  }
+}
+
+/** An etcd event as a storage event; an event that cannot be one (undecodable, a delete without its value) as the error. */
+export function decodeWatchEvent(ev: RawWatchEvent): StorageEvent | StorageError {
+  const { type, kv, prevKv } = ev;
+  const key = kv.key.toString('utf8');
+  try {
+    if (type === 'Delete') {
+      if (!prevKv || prevKv.value.length === 0) {
+        // as kube-apiserver's watcher: without the previous value there is no object to report
+        return new StorageError('InvalidObject', key, `etcd event received with PrevKv=nil (key=${JSON.stringify(key)}, modRevision=${kv.mod_revision}, type=DELETE)`);
+      }
+      const prev = decodeObject(key, prevKv.value.toString('utf8'), Number(prevKv.mod_revision));
+      return { type: 'DELETED', object: decodeObject(key, prevKv.value.toString('utf8'), Number(kv.mod_revision)), prevObject: prev };
+    }
+    const object = decodeObject(key, kv.value.toString('utf8'), Number(kv.mod_revision));
+    if (kv.create_revision === kv.mod_revision) return { type: 'ADDED', object };
+    const event: StorageEvent = { type: 'MODIFIED', object };
+    if (prevKv && prevKv.value.length > 0) event.prevObject = decodeObject(key, prevKv.value.toString('utf8'), Number(prevKv.mod_revision));
+    return event;
+  } catch (err) {
+    return err instanceof StorageError ? err : new StorageError('InvalidObject', key, errorMessage(err));
   }
 }
 

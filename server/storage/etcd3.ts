@@ -52,7 +52,8 @@ import {
   parseRevision,
   storedEqual,
 } from './stored-object.js';
-import { EtcdWatch, SharedWatchStream } from './etcd3-watch.js';
+import { SharedWatchStream } from './etcd3-watch.js';
+import { WatchFeeds } from './etcd3-watch-feed.js';
 
 export interface Etcd3StorageOptions {
   /** etcd client URLs: a list, or one string with commas ("http://127.0.0.1:2379"). */
@@ -124,9 +125,9 @@ export class Etcd3Storage implements Storage {
   readonly watchReconnectTimeoutMs: number;
   /** @internal */
   readonly progressIntervalMs: number;
-  private readonly watches = new Set<EtcdWatch>();
-  /** the one gRPC watch stream every watch of this storage is a watcher on */
-  private readonly watchStream: SharedWatchStream;
+  private readonly watches = new Set<StorageWatch>();
+  /** the watches of each key range share an etcd watcher; every etcd watcher is on one gRPC watch stream */
+  private readonly feeds: WatchFeeds;
   private closed = false;
   private readonly reads = new ReadCoalescer<IRangeRequest, IRangeResponse>({
     sendBatch: (requests) => this.rangeBatch(requests),
@@ -163,7 +164,7 @@ export class Etcd3Storage implements Storage {
         ...opts.client?.grpcOptions,
       },
     });
-    this.watchStream = new SharedWatchStream(this);
+    this.feeds = new WatchFeeds(this, new SharedWatchStream(this));
   }
 
   /** @internal the error of any call after close() */
@@ -403,14 +404,15 @@ export class Etcd3Storage implements Storage {
    * ADDED events first, then every later change.
    */
   watch(prefix: string, fromRevision: string, handlers: WatchHandlers): StorageWatch {
-    const w = new EtcdWatch(this, this.watchStream, prefix, handlers);
+    const w = this.feeds.watch(prefix, fromRevision, handlers);
+    // a watch never fails inside watch() (a bad revision or a closed storage fails it in a microtask), so it is
+    // known here before it forgets itself
     this.watches.add(w);
-    w.start(fromRevision);
     return w;
   }
 
   /** @internal */
-  forgetWatch(w: EtcdWatch): void {
+  forgetWatch(w: StorageWatch): void {
     this.watches.delete(w);
   }
 

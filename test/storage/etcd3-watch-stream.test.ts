@@ -81,16 +81,40 @@ describe('Etcd3Storage watches on one gRPC watch stream', () => {
     for (const w of [...watches, ...fromNow]) expect(w.errors).toEqual([]);
   });
 
+  it('serves the watches of one key range from one etcd watcher, joining late ones from its kept events', async () => {
+    const from = await storage.currentRevision();
+    const early = [collectWatch(storage, coll('ns'), from), collectWatch(storage, coll('ns'), from)];
+    await waitForMetric('etcd watchers', () => watchersNow(etcd), 1);
+    const x = await storage.create(key('ns', 'x'), cm('x'));
+    await storage.create(key('ns', 'y'), cm('y'));
+    for (const w of early) await w.waitForEvents(2);
+    // from x's revision, which the watcher has passed: y comes from what the feed kept
+    const late = collectWatch(storage, coll('ns'), x.metadata!.resourceVersion!);
+    await late.waitForEvents(1);
+    await storage.create(key('ns', 'z'), cm('z'));
+    for (const w of [...early, late]) await w.waitForEvents(w === late ? 2 : 3);
+    expect(early.map((w) => w.events.map((e) => e.object.metadata?.name))).toEqual([['x', 'y', 'z'], ['x', 'y', 'z']]);
+    expect(late.events.map((e) => e.object.metadata?.name)).toEqual(['y', 'z']);
+    expect(early[0]!.events[0]!.object).not.toBe(early[1]!.events[0]!.object);
+    expect(await watchersNow(etcd)).toBe(1);
+    // another key range has a watcher of its own
+    const other = collectWatch(storage, coll('other'), from);
+    await waitForMetric('etcd watchers with a second key range', () => watchersNow(etcd), 2);
+    for (const w of [...early, late, other]) w.stop();
+    await waitForMetric('etcd watchers after every stop', () => watchersNow(etcd), 0);
+    for (const w of [...early, late, other]) expect(w.errors).toEqual([]);
+  });
+
   it('cancels a stopped watch on etcd while the others on the stream keep receiving, and closes the stream after the last', async () => {
     const from = await storage.currentRevision();
-    const [a, b, c] = [collectWatch(storage, coll('ns'), from), collectWatch(storage, coll('ns'), from), collectWatch(storage, coll('ns'), from)];
+    const [a, b, c] = [collectWatch(storage, coll('a'), from), collectWatch(storage, coll('b'), from), collectWatch(storage, coll('c'), from)];
     await waitForMetric('etcd watchers', () => watchersNow(etcd), 3);
-    await storage.create(key('ns', 'x'), cm('x'));
+    for (const ns of ['a', 'b', 'c']) await storage.create(key(ns, 'x'), cm('x'));
     for (const w of [a, b, c]) await w.waitForEvents(1);
     b.stop();
     await waitForMetric('etcd watchers after one stop', () => watchersNow(etcd), 2);
     expect(await streamsNow(etcd)).toBe(1);
-    await storage.create(key('ns', 'y'), cm('y'));
+    for (const ns of ['a', 'b', 'c']) await storage.create(key(ns, 'y'), cm('y'));
     await a.waitForEvents(2);
     await c.waitForEvents(2);
     expect(a.events.map((e) => e.object.metadata?.name)).toEqual(['x', 'y']);
@@ -102,7 +126,7 @@ describe('Etcd3Storage watches on one gRPC watch stream', () => {
     await waitForMetric('etcd watchers after every stop', () => watchersNow(etcd), 0);
     await waitForMetric('open watch streams after every stop', () => streamsNow(etcd), 0);
     // and a later watch opens a new one
-    const d = collectWatch(storage, coll('ns'), from);
+    const d = collectWatch(storage, coll('a'), from);
     await d.waitForEvents(2);
     expect(await streamsNow(etcd)).toBe(1);
   });
@@ -126,8 +150,8 @@ describe('Etcd3Storage watches on one gRPC watch stream', () => {
     expect(after.events.map((e) => e.object.metadata?.name)).toEqual(['new']);
     expect([...live.errors, ...after.errors]).toEqual([]);
     expect(compacted.events).toEqual([]);
-    // the compacted watcher was cancelled on etcd too
-    await waitForMetric('etcd watchers', () => watchersNow(etcd), 2);
+    // the compacted watcher was cancelled on etcd too; live and after, on one key range, share a watcher
+    await waitForMetric('etcd watchers', () => watchersNow(etcd), 1);
     expect(await streamsNow(etcd)).toBe(1);
   });
 
