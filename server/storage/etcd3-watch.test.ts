@@ -498,3 +498,64 @@ describe('WatchFeeds: the watches of one key range share one etcd watcher', () =
     expect(s.progressRequests()).toBe(1);
   });
 });
+
+describe("WatchFeeds: kube's watch cache cases (cacher/watch_cache_test.go TestEvents), a window of 5 events", () => {
+  const key = '/registry/pods/ns/pod';
+  const value = (rv: number): Buffer => Buffer.from(`{"metadata":{"name":"pod","labels":{"v":"${rv}"}}}`);
+  const kv = (rv: number): IKeyValue => ({ key: Buffer.from(key), value: value(rv), mod_revision: String(rv), create_revision: '3', version: '1', lease: '0' });
+  const update = (rv: number): IWatchResponse['events'][number] => ({ type: 'Put', kv: kv(rv), prev_kv: kv(rv - 1) });
+  const remove = (rv: number): IWatchResponse['events'][number] => ({
+    type: 'Delete',
+    kv: { key: Buffer.from(key), value: Buffer.alloc(0), mod_revision: String(rv), create_revision: '0', version: '0', lease: '0' },
+    prev_kv: kv(rv - 1),
+  });
+  /** What a watch from `from` got: each event as type, the object's and the previous object's versions. */
+  function join(from: string): { seen: string[] } {
+    const seen: string[] = [];
+    feeds.watch('/registry/pods/', from, {
+      onEvent: (e) => seen.push([e.type, e.object.metadata?.resourceVersion, e.object.metadata?.labels?.v, e.prevObject?.metadata?.resourceVersion ?? '-'].join(' ')),
+      onError: (e) => seen.push(`error ${e.code}`),
+    });
+    return { seen };
+  }
+
+  it('serves from the kept events every watch kube serves from its cache, and gives the ones it calls too old their own watcher', async () => {
+    feeds = new WatchFeeds(storage, shared, { events: 5, bytes: 1 << 20 });
+    join('2');
+    await settle();
+    const s = streams[0]!;
+    s.answer({ watch_id: '0', created: true }, 2);
+    s.answer({ watch_id: '0', events: [{ type: 'Put', kv: kv(3), prev_kv: undefined as unknown as IKeyValue }] }, 3);
+    // the Added event: from 2, the pod's creation; from 1 kube answers too old, and here etcd serves it
+    const from2 = join('2');
+    const from1 = join('1');
+    await settle();
+    expect(from2.seen).toEqual(['ADDED 3 3 -']);
+    expect(s.creates()).toEqual(['3', '2']);
+    expect(feeds.size).toBe(2);
+
+    s.answer({ watch_id: '0', events: [update(4)] }, 4);
+    s.answer({ watch_id: '0', events: [update(5)] }, 5);
+    // not full: from 3, two Modified events with their previous objects
+    const from3 = join('3');
+    await settle();
+    expect(from3.seen).toEqual(['MODIFIED 4 4 3', 'MODIFIED 5 5 4']);
+
+    for (let rv = 6; rv < 10; rv++) s.answer({ watch_id: '0', events: [update(rv)] }, rv);
+    // full: 5 to 9 kept, so from 4 is served and from 3 is not: it joins the watcher from 1 (from revision 2 on)
+    const from4 = join('4');
+    const from3Again = join('3');
+    await settle();
+    expect(from4.seen).toEqual(['MODIFIED 5 5 4', 'MODIFIED 6 6 5', 'MODIFIED 7 7 6', 'MODIFIED 8 8 7', 'MODIFIED 9 9 8']);
+    expect(from3Again.seen).toEqual([]);
+    expect(s.creates()).toEqual(['3', '2']);
+    expect(feeds.size).toBe(2);
+
+    // the Deleted event: the last state at the deletion's revision, the previous object at its own
+    s.answer({ watch_id: '0', events: [remove(10)] }, 10);
+    const from9 = join('9');
+    await settle();
+    expect(from9.seen).toEqual(['DELETED 10 9 9']);
+    expect(from1.seen).toEqual([]);
+  });
+});

@@ -1,7 +1,8 @@
 // Watchers on etcd for Etcd3Storage: every etcd watcher of one storage is on one shared gRPC watch stream, as
 // kube-apiserver's clientv3 multiplexes the watchers of a client onto one stream (etcd clientv3/watch.go,
-// watchGrpcStream); the watches of one key range share a watcher (etcd3-watch-feed.ts). Opening a gRPC stream costs the client ≈ 0.5 ms of CPU (call credentials, call and HTTP/2
-// stream setup), and a start opens ≈ 70 watches; a create_request on an open stream is a fraction of that.
+// watchGrpcStream); the watches of one key range share a watcher (etcd3-watch-feed.ts). Opening a gRPC stream costs
+// the client ≈ 0.5 ms of CPU (call credentials, call and HTTP/2 stream setup), and a start opens ≈ 60 watchers; a
+// create_request on an open stream is a fraction of that.
 //
 // What etcd (3.4, etcdserver/api/v3rpc/watch.go) guarantees and this relies on:
 // - a stream answers create requests in the order it received them (one control queue), with `created` and the
