@@ -445,6 +445,19 @@ describe('WatchFeeds: the watches of one key range share one etcd watcher', () =
     expect(s.cancels()).toEqual(['0']);
   });
 
+  it("ends the watches with kube's PrevKv=nil error on an update etcd sends without the value it replaced (compacted)", async () => {
+    const a = watch(cm, '5');
+    await settle();
+    const s = streams[0]!;
+    s.answer({ watch_id: '0', created: true });
+    // an update (created at 3, modified at 11) without prev_kv
+    s.answer({ watch_id: '0', events: [put('a1', 11, 3)] }, 11);
+    expect(a.seen.events).toEqual([]);
+    expect(a.seen.errors.map((e) => [e.code, e.message])).toEqual([
+      ['InvalidObject', 'etcd event received with PrevKv=nil (key="/registry/cm/ns/a1", modRevision=11, type=PUT)'],
+    ]);
+  });
+
   it('on a compacted start revision ends the watches whose own revision is compacted, and restarts the others from theirs', async () => {
     const old = watch(cm, '5');
     const newer = watch(cm, '8');

@@ -426,27 +426,33 @@ export class EtcdWatcher {
   }
 }
 
-/** An etcd event as a storage event; an event that cannot be one (undecodable, a delete without its value) as the error. */
+/** An etcd event as a storage event; an event that cannot be one (undecodable, a change without its value before) as the error. */
 export function decodeWatchEvent(ev: RawWatchEvent): StorageEvent | StorageError {
   const { type, kv, prevKv } = ev;
   const key = kv.key.toString('utf8');
   try {
     if (type === 'Delete') {
-      if (!prevKv || prevKv.value.length === 0) {
-        // as kube-apiserver's watcher: without the previous value there is no object to report
-        return new StorageError('InvalidObject', key, `etcd event received with PrevKv=nil (key=${JSON.stringify(key)}, modRevision=${kv.mod_revision}, type=DELETE)`);
-      }
+      // without the previous value there is no object to report
+      if (!prevKv || prevKv.value.length === 0) return prevKvNil(key, kv, 'DELETE');
       const prev = decodeObject(key, prevKv.value.toString('utf8'), Number(prevKv.mod_revision));
       return { type: 'DELETED', object: decodeObject(key, prevKv.value.toString('utf8'), Number(kv.mod_revision)), prevObject: prev };
     }
     const object = decodeObject(key, kv.value.toString('utf8'), Number(kv.mod_revision));
     if (kv.create_revision === kv.mod_revision) return { type: 'ADDED', object };
+    // etcd leaves the previous value out when its revision is compacted; kube ends the watch rather than report an
+    // update without what it replaced
+    if (!prevKv) return prevKvNil(key, kv, 'PUT');
     const event: StorageEvent = { type: 'MODIFIED', object };
-    if (prevKv && prevKv.value.length > 0) event.prevObject = decodeObject(key, prevKv.value.toString('utf8'), Number(prevKv.mod_revision));
+    if (prevKv.value.length > 0) event.prevObject = decodeObject(key, prevKv.value.toString('utf8'), Number(prevKv.mod_revision));
     return event;
   } catch (err) {
     return err instanceof StorageError ? err : new StorageError('InvalidObject', key, errorMessage(err));
   }
+}
+
+/** kube-apiserver's parseEvent (etcd3/event.go): every event but a create must carry the previous value. */
+function prevKvNil(key: string, kv: IKeyValue, type: 'PUT' | 'DELETE'): StorageError {
+  return new StorageError('InvalidObject', key, `etcd event received with PrevKv=nil (key=${JSON.stringify(key)}, modRevision=${kv.mod_revision}, type=${type})`);
 }
 
 /**
