@@ -481,6 +481,19 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
         }
       }
 
+      // kube's RunTestDeleteTriggerWatch and RunTestWatchDeleteEventObjectHaveLatestRV: a watch of one key from its
+      // revision sees its deletion, whose object is what Delete returned, at the deletion's revision
+      it('kube RunTestDeleteTriggerWatch / RunTestWatchDeleteEventObjectHaveLatestRV', async () => {
+        const k = key('test-ns', 'foo');
+        const stored = await storage.create(k, pod('foo', 'test-ns'));
+        const w = watch(k, rvOf(stored));
+        const deleted = await storage.delete(k, {});
+        expect(rvOf(deleted)).not.toBe(rvOf(stored));
+        const [event] = await w.waitForEvents(1);
+        expect(event!.type).toBe('DELETED');
+        expect(event!.object).toEqual(deleted);
+      });
+
       // kube's RunTestWatchFromZero: a watch from "0" starts with the object as it is now, before and after an
       // update and after a compaction; a watch from a compacted revision then fails with "too old".
       it('kube RunTestWatchFromZero', async () => {
