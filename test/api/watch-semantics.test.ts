@@ -130,3 +130,51 @@ describe("kube's RunWatchSemantics through the REST API", () => {
     }
   });
 });
+
+describe("kube's watch-list bookmark carries the global resourceVersion", () => {
+  /** Everything a watch-list request (sendInitialEvents, bookmarks) sends before the initial-events-end bookmark, and it. */
+  async function watchList(path: string, query: Record<string, string | boolean> = {}): Promise<Seen[]> {
+    const seen: Seen[] = [];
+    const watch = new k8s.Watch(server.kubeConfig());
+    const req = await watch.watch(
+      path,
+      { ...query, allowWatchBookmarks: true, sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan' },
+      (type: string, obj: k8s.V1Secret) => seen.push({ type, name: obj.metadata?.name, resourceVersion: obj.metadata?.resourceVersion, annotations: obj.metadata?.annotations }),
+      () => {},
+    );
+    try {
+      await eventually(() => expect(seen.some((e) => e.annotations?.['k8s.io/initial-events-end'])).toBe(true));
+      return seen.slice(0, seen.findIndex((e) => e.annotations?.['k8s.io/initial-events-end']) + 1);
+    } finally {
+      req.abort();
+    }
+  }
+  const added = (s: k8s.V1Secret): Seen => ({ type: 'ADDED', name: s.metadata!.name, resourceVersion: s.metadata!.resourceVersion, annotations: undefined });
+
+  // kube's RunWatchSemanticInitialEventsExtended: a write in another namespace moves the bookmark's resourceVersion
+  it('RunWatchSemanticInitialEventsExtended: the initial events of one namespace, then the bookmark at the global revision', async () => {
+    for (const ns of ['ns-foo', 'other-ns-foo']) await core.createNamespace({ body: { metadata: { name: ns } } });
+    const initial: k8s.V1Secret[] = [];
+    for (const name of ['1', '2', '3', '4', '5']) initial.push(await core.createNamespacedSecret({ namespace: 'ns-foo', body: { metadata: { name } } }));
+    const other = await core.createNamespacedSecret({ namespace: 'other-ns-foo', body: { metadata: { name: '1' } } });
+    const seen = await watchList('/api/v1/namespaces/ns-foo/secrets');
+    expect(seen.slice(0, -1)).toEqual(initial.map(added));
+    const end = seen.at(-1)!;
+    expect(end.type).toBe('BOOKMARK');
+    // kube's store has no other writer, so its bookmark is exactly the other pod's revision; here controllers may
+    // have written since, so it is at least that (and so past every object of this namespace)
+    expect(Number(end.resourceVersion)).toBeGreaterThanOrEqual(Number(other.metadata!.resourceVersion));
+  });
+
+  // kube's RunWatchListMatchSingle: a field selector matching one object; the bookmark is past the ones it filtered out
+  it('RunWatchListMatchSingle: one object through metadata.name, then the bookmark past the last write', async () => {
+    await core.createNamespace({ body: { metadata: { name: 'ns-match-single' } } });
+    const expected = await core.createNamespacedSecret({ namespace: 'ns-match-single', body: { metadata: { name: 'pod-1' } } });
+    let last = expected;
+    for (const name of ['pod-2', 'pod-3', 'pod-4', 'pod-5']) last = await core.createNamespacedSecret({ namespace: 'ns-match-single', body: { metadata: { name } } });
+    const seen = await watchList('/api/v1/secrets', { fieldSelector: 'metadata.name=pod-1' });
+    expect(seen.slice(0, -1)).toEqual([added(expected)]);
+    expect(seen.at(-1)!.type).toBe('BOOKMARK');
+    expect(Number(seen.at(-1)!.resourceVersion)).toBeGreaterThanOrEqual(Number(last.metadata!.resourceVersion));
+  });
+});
