@@ -10,7 +10,7 @@
 // below the window gets a feed of its own: nothing is served from a shortened history, so a watch sees exactly what
 // its own etcd watcher would (every change after its revision, in order; ResourceVersionTooOld only when its own
 // revision is compacted). Each watch decodes the events itself: consumers own, and may change, what they get.
-import { StorageError, type StorageWatch, type WatchHandlers } from './interface.js';
+import { StorageError, type ListResult, type StorageWatch, type WatchHandlers } from './interface.js';
 import { decodeWatchEvent, EtcdWatcher, type RawWatchEvent, type SharedWatchStream, type WatchedStorage } from './etcd3-watch.js';
 import { parseRevision, watchConsumerFailed, watchTooOld } from './stored-object.js';
 
@@ -202,7 +202,7 @@ export class FeedWatch implements StorageWatch {
 
   /** kube-apiserver's watch from "0": the current state as ADDED events, then changes after the list's revision. */
   private async startFromNow(): Promise<void> {
-    let state: Awaited<ReturnType<WatchedStorage['list']>>;
+    let state: ListResult;
     try {
       state = await this.storage.list(this.prefix);
     } catch (err) {
