@@ -65,13 +65,22 @@ export function matchesResourceRules(rules: readonly NamedRuleWithOperations[], 
   return { matches: false };
 }
 
+/** A value, or a promise of it when it needed a lookup: the common case goes on without a microtask per step. */
+export type MaybePromise<T> = T | Promise<T>;
+
 /**
  * matching.Matcher.Matches: a selector that does not match skips at once; one that cannot be evaluated only
- * fails the request when the rules select it (a policy that does not apply must never fail a request).
+ * fails the request when the rules select it (a policy that does not apply must never fail a request). The
+ * namespace's labels are the only lookup, and only a non-empty namespaceSelector asks for them: otherwise the
+ * answer is synchronous.
  */
-export async function matchesMatchResources(mr: MatchResources, attrs: AdmissionAttributes, ctx: PolicyMatchContext): Promise<PolicyMatch> {
+export function matchesMatchResources(mr: MatchResources, attrs: AdmissionAttributes, ctx: PolicyMatchContext): MaybePromise<PolicyMatch> {
+  if (needsNamespaceLabels(mr, attrs)) return ctx.namespaceLabels().then((labels) => matchesWithLabels(mr, attrs, ctx, labels));
+  return matchesWithLabels(mr, attrs, ctx, undefined);
+}
+
+function matchesWithLabels(mr: MatchResources, attrs: AdmissionAttributes, ctx: PolicyMatchContext, labels: Record<string, string> | undefined): PolicyMatch {
   const mapper = ctx.equivalentResources ?? defaultEquivalentResourceMapper;
-  const labels = needsNamespaceLabels(mr, attrs) ? await ctx.namespaceLabels() : undefined;
   const ns = matchNamespaceSelector(mr.namespaceSelector, attrs, labels);
   if (!ns.matches && !ns.error) return { matches: false };
   const obj = matchObjectSelector(mr.objectSelector, attrs);
@@ -113,15 +122,29 @@ export function policyCandidates<H extends { policy: { object: { spec?: { matchC
   return ruleCandidates(hooks, (hook) => resourceRulesOf(hook.policy.object), attrs, ctx.equivalentResources ?? defaultEquivalentResourceMapper);
 }
 
-/** PolicyMatcher.DefinitionMatches: absent selectors select everything. */
-export async function definitionMatches(constraints: MatchResources | undefined, attrs: AdmissionAttributes, ctx: PolicyMatchContext): Promise<PolicyMatch> {
-  if (!constraints) return { matches: false, error: { code: 500, reason: 'InternalError', message: 'policy contained no match constraints, a required field' } };
-  return matchesMatchResources({ ...constraints, namespaceSelector: constraints.namespaceSelector ?? {}, objectSelector: constraints.objectSelector ?? {} }, attrs, ctx);
+/**
+ * Absent selectors select everything, as the defaulted empty selector does. Constraints that carry both (every
+ * admitted configuration: defaulting sets them) are used as they are, so a frozen configuration's selectors keep
+ * their parse cache; only ones without get a copy with the empty selectors filled in.
+ */
+function withSelectors(mr: MatchResources): MatchResources {
+  if (mr.namespaceSelector && mr.objectSelector) return mr;
+  return { ...mr, namespaceSelector: mr.namespaceSelector ?? {}, objectSelector: mr.objectSelector ?? {} };
 }
 
+/** PolicyMatcher.DefinitionMatches: absent selectors select everything. */
+export function definitionMatches(constraints: MatchResources | undefined, attrs: AdmissionAttributes, ctx: PolicyMatchContext): MaybePromise<PolicyMatch> {
+  if (!constraints) return { matches: false, error: { code: 500, reason: 'InternalError', message: 'policy contained no match constraints, a required field' } };
+  return matchesMatchResources(withSelectors(constraints), attrs, ctx);
+}
+
+export type BindingMatch = { matches: boolean; error?: WebhookMatchError };
+
+const bindingMatchOf = (m: PolicyMatch): BindingMatch => (m.matches ? { matches: true } : m.error ? { matches: false, error: m.error } : { matches: false });
+
 /** PolicyMatcher.BindingMatches: a binding without matchResources matches every request its policy matches. */
-export async function bindingMatches(matchResources: MatchResources | undefined, attrs: AdmissionAttributes, ctx: PolicyMatchContext): Promise<{ matches: boolean; error?: WebhookMatchError }> {
+export function bindingMatches(matchResources: MatchResources | undefined, attrs: AdmissionAttributes, ctx: PolicyMatchContext): MaybePromise<BindingMatch> {
   if (!matchResources) return { matches: true };
-  const m = await matchesMatchResources({ ...matchResources, namespaceSelector: matchResources.namespaceSelector ?? {}, objectSelector: matchResources.objectSelector ?? {} }, attrs, ctx);
-  return m.matches ? { matches: true } : m.error ? { matches: false, error: m.error } : { matches: false };
+  const m = matchesMatchResources(withSelectors(matchResources), attrs, ctx);
+  return m instanceof Promise ? m.then(bindingMatchOf) : bindingMatchOf(m);
 }

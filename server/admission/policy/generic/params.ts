@@ -7,7 +7,7 @@ import type { KubeObject } from '../../../api/types.js';
 import { labelSelectorAsSelector } from '../../../registry/selectors/label-selector.js';
 import type { ParamLookup, ParamResource } from './types.js';
 
-export type CollectedParams = { ok: true; params: Array<KubeObject | null> } | { ok: false; error: string };
+export type CollectedParams = { ok: true; params: ReadonlyArray<KubeObject | null> } | { ok: false; error: string };
 
 export const paramsNotFoundMessage = 'no params found for policy binding with `Deny` parameterNotFoundAction';
 
@@ -17,19 +17,32 @@ const byNamespaceAndName = (a: KubeObject, b: KubeObject): number => {
   return ka < kb ? -1 : ka > kb ? 1 : 0;
 };
 
+/** One evaluation with null params: the answer for every policy without a paramKind or binding without a paramRef. */
+const nullParams: CollectedParams = Object.freeze({ ok: true, params: Object.freeze([null]) });
+
 /**
  * `resource` is the paramKind's resolved resource (the hook carries a configuration error instead when it could
- * not be resolved); `namespace` is the request's.
+ * not be resolved); `namespace` is the request's. Without params to look up the answer is synchronous.
  */
-export async function collectParams(
+export function collectParams(
   paramKind: ParamKind | undefined,
   resource: ParamResource | undefined,
   paramRef: ParamRef | undefined,
   namespace: string,
   lookup: Pick<ParamLookup, 'get' | 'list'>,
-): Promise<CollectedParams> {
+): CollectedParams | Promise<CollectedParams> {
   // without a paramKind any paramRef is ignored; without a paramRef the policy runs with null params
-  if (!paramKind || !paramRef) return { ok: true, params: [null] };
+  if (!paramKind || !paramRef) return nullParams;
+  return lookUpParams(paramKind, resource, paramRef, namespace, lookup);
+}
+
+async function lookUpParams(
+  paramKind: ParamKind,
+  resource: ParamResource | undefined,
+  paramRef: ParamRef,
+  namespace: string,
+  lookup: Pick<ParamLookup, 'get' | 'list'>,
+): Promise<CollectedParams> {
   if (!resource) return { ok: false, error: `paramKind kind \`${paramKind.apiVersion ?? ''}, Kind=${paramKind.kind ?? ''}\` not known` };
 
   let paramsNamespace = '';

@@ -42,15 +42,22 @@ export { forbiddenFor, waitUntilSynced } from '../../wait-until-synced.js';
  */
 export class RequestNamespace {
   private fetched?: Promise<KubeObject | undefined>;
+  /** the request's namespace once its lookup answered: every later binding reads it without a microtask */
+  private found?: { namespace: KubeObject | undefined };
 
   constructor(
     private readonly attrs: AdmissionAttributes,
     private readonly getNamespace: (name: string) => Promise<KubeObject | undefined>,
   ) {}
 
-  get(name: string): Promise<KubeObject | undefined> {
+  /** The namespace; the request's own is looked up once, and is answered synchronously after that. */
+  get(name: string): KubeObject | undefined | Promise<KubeObject | undefined> {
     if (name !== this.attrs.namespace) return this.getNamespace(name);
-    if (!this.fetched) this.fetched = this.getNamespace(name);
+    if (this.found) return this.found.namespace;
+    this.fetched ??= this.getNamespace(name).then((namespace) => {
+      this.found = { namespace };
+      return namespace;
+    });
     return this.fetched;
   }
 

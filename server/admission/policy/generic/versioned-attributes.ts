@@ -35,12 +35,14 @@ const messageOf = (err: unknown): string => (err instanceof Error ? err.message 
 export class VersionedObjectsByKind {
   private readonly byKind = new Map<string, Promise<VersionedObjectsResult>>();
   private readonly own: VersionedObjects;
+  private readonly ownResult: VersionedObjectsResult;
 
   constructor(
     private readonly attrs: AdmissionAttributes,
     private readonly convert: ObjectConverter | undefined,
   ) {
     this.own = Object.freeze({ kind: attrs.kind, object: attrs.object, oldObject: attrs.oldObject, converted: false });
+    this.ownResult = Object.freeze({ ok: true, objects: this.own });
   }
 
   /** whether objects of `kind` are converted ones (not the request's own) */
@@ -48,9 +50,10 @@ export class VersionedObjectsByKind {
     return this.convert !== undefined && !sameKind(kind, this.attrs.kind);
   }
 
-  objectsFor(kind: GroupVersionKind): Promise<VersionedObjectsResult> {
+  /** The objects in `kind`: the request's own synchronously, converted ones once their conversion answered. */
+  objectsFor(kind: GroupVersionKind): VersionedObjectsResult | Promise<VersionedObjectsResult> {
     const convert = this.convert;
-    if (!convert || !this.converts(kind)) return Promise.resolve({ ok: true, objects: this.own });
+    if (!convert || !this.converts(kind)) return this.ownResult;
     const key = kindKey(kind);
     let got = this.byKind.get(key);
     if (!got) {

@@ -131,7 +131,8 @@ export async function dispatchMutatingPolicies(hooks: readonly MutatingPolicyHoo
   // most policies name other resources: they are skipped before their selectors are looked at
   for (const hook of policyCandidates(hooks, attrs, matchCtx)) {
     const policy = hook.policy.object;
-    const definition = await definitionMatches(policy.spec?.matchConstraints, attrs, matchCtx);
+    const matched = definitionMatches(policy.spec?.matchConstraints, attrs, matchCtx);
+    const definition = matched instanceof Promise ? await matched : matched;
     if (!definition.matches) {
       if (definition.error) addConfigError(definition.error.message, policy);
       continue;
@@ -142,7 +143,8 @@ export async function dispatchMutatingPolicies(hooks: readonly MutatingPolicyHoo
     }
     for (const bindingItem of hook.bindings) {
       const binding = bindingItem.object;
-      const bm = await bindingMatches(binding.spec?.matchResources, attrs, matchCtx);
+      const bindingMatched = bindingMatches(binding.spec?.matchResources, attrs, matchCtx);
+      const bm = bindingMatched instanceof Promise ? await bindingMatched : bindingMatched;
       if (bm.error) {
         addConfigError(bm.error.message, policy, binding);
         continue;
@@ -155,7 +157,8 @@ export async function dispatchMutatingPolicies(hooks: readonly MutatingPolicyHoo
         addConfigError(versioned.error, policy);
         continue;
       }
-      const params = await collectParams(policy.spec?.paramKind, hook.paramResource, binding.spec?.paramRef, attrs.namespace, deps.params);
+      const collected = collectParams(policy.spec?.paramKind, hook.paramResource, binding.spec?.paramRef, attrs.namespace, deps.params);
+      const params = collected instanceof Promise ? await collected : collected;
       if (!params.ok) {
         addConfigError(params.error, policy, binding);
         continue;

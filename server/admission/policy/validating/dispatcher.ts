@@ -167,7 +167,8 @@ export async function dispatchValidatingPolicies(hooks: readonly ValidatingPolic
   for (const hook of policyCandidates(hooks, attrs, matchCtx)) {
     const policy = hook.policy.object;
     const policyName = policy.metadata?.name ?? '';
-    const definition = await definitionMatches(policy.spec?.matchConstraints, attrs, matchCtx);
+    const matched = definitionMatches(policy.spec?.matchConstraints, attrs, matchCtx);
+    const definition = matched instanceof Promise ? await matched : matched;
     if (!definition.matches) {
       if (definition.error) addConfigError(definition.error.message, policy);
       continue;
@@ -181,20 +182,23 @@ export async function dispatchValidatingPolicies(hooks: readonly ValidatingPolic
     for (const bindingItem of hook.bindings) {
       const binding = bindingItem.object;
       const bindingName = binding.metadata?.name ?? '';
-      const bm = await bindingMatches(binding.spec?.matchResources, attrs, matchCtx);
+      const bindingMatched = bindingMatches(binding.spec?.matchResources, attrs, matchCtx);
+      const bm = bindingMatched instanceof Promise ? await bindingMatched : bindingMatched;
       if (bm.error) {
         addConfigError(bm.error.message, policy, binding);
         continue;
       }
       if (!bm.matches) continue;
 
-      const params = await collectParams(policy.spec?.paramKind, hook.paramResource, binding.spec?.paramRef, attrs.namespace, deps.params);
+      const collected = collectParams(policy.spec?.paramKind, hook.paramResource, binding.spec?.paramRef, attrs.namespace, deps.params);
+      const params = collected instanceof Promise ? await collected : collected;
       if (!params.ok) {
         addConfigError(params.error, policy, binding);
         continue;
       }
       // kube converts once a binding with params needs the objects, in the kind the policy matched
-      const versioned = params.params.length > 0 ? await versions.objectsFor(definition.kind) : undefined;
+      const converted = params.params.length > 0 ? versions.objectsFor(definition.kind) : undefined;
+      const versioned = converted instanceof Promise ? await converted : converted;
       if (versioned && !versioned.ok) {
         addConfigError(`failed to convert object version: ${versioned.error}`, policy, binding);
         continue;
@@ -204,7 +208,8 @@ export async function dispatchValidatingPolicies(hooks: readonly ValidatingPolic
       let namespace: KubeObject | undefined;
       const namespaceName = namespaceNameFor(attrs);
       if (namespaceName !== '') {
-        namespace = await deps.namespace.get(namespaceName);
+        const found = deps.namespace.get(namespaceName);
+        namespace = found instanceof Promise ? await found : found;
         // kube returns the lookup's NotFound as the request's error
         if (!namespace) throw errors.notFound({ group: '', resource: 'namespaces' }, namespaceName);
       }
