@@ -19,8 +19,13 @@ function isNamespaceResource(r: GroupVersionResource): boolean {
   return r.group === namespaceResource.group && r.version === namespaceResource.version && r.resource === namespaceResource.resource;
 }
 
+// The predicates below run for every rule of every webhook and policy on every request: plain loops, no closure or
+// array per call.
+
 function exactOrWildcard(items: readonly string[] | undefined, requested: string): boolean {
-  return (items ?? []).some((item) => item === '*' || item === requested);
+  if (!items) return false;
+  for (let i = 0; i < items.length; i++) if (items[i] === '*' || items[i] === requested) return true;
+  return false;
 }
 
 /**
@@ -43,23 +48,26 @@ export function matchesScope(rule: RuleWithOperations, req: RuleRequest): boolea
 }
 
 export function matchesOperation(rule: RuleWithOperations, req: RuleRequest): boolean {
-  return (rule.operations ?? []).some((op) => op === '*' || op === req.operation);
+  return exactOrWildcard(rule.operations, req.operation);
 }
 
-/** strings.SplitN(resSub, "/", 2) */
-function splitResource(resSub: string): [string, string] {
-  const slash = resSub.indexOf('/');
-  return slash < 0 ? [resSub, ''] : [resSub.slice(0, slash), resSub.slice(slash + 1)];
+/** One entry of a rule's resources against the request: strings.SplitN(resSub, "/", 2), then each part. */
+function resourceEntryMatches(entry: string, resource: string, subresource: string): boolean {
+  const slash = entry.indexOf('/');
+  if (slash < 0) return (entry === '*' || entry === resource) && subresource === '';
+  const res = entry.slice(0, slash);
+  const sub = entry.slice(slash + 1);
+  return (res === '*' || res === resource) && (sub === '*' || sub === subresource);
 }
 
 // `pods` matches the pods themselves only; `pods/*` the pods and every pod subresource (a `*` subresource also
 // matches "no subresource"); `*/status` every status subresource; `*` every resource but no subresource; `*/*`
 // everything.
 export function matchesResource(rule: RuleWithOperations, req: RuleRequest): boolean {
-  return (rule.resources ?? []).some((entry) => {
-    const [res, sub] = splitResource(entry);
-    return (res === '*' || res === req.resource.resource) && (sub === '*' || sub === req.subresource);
-  });
+  const entries = rule.resources;
+  if (!entries) return false;
+  for (let i = 0; i < entries.length; i++) if (resourceEntryMatches(entries[i]!, req.resource.resource, req.subresource)) return true;
+  return false;
 }
 
 /** rules.Matcher.Matches */

@@ -45,6 +45,9 @@ const nameMatches = (rule: NamedRuleWithOperations, name: string): boolean => {
 
 /** matching.matchesResourceRules */
 export function matchesResourceRules(rules: readonly NamedRuleWithOperations[], matchPolicy: MatchResources['matchPolicy'], attrs: AdmissionAttributes, mapper: EquivalentResourceMapper): RulesMatch {
+  // no rule matches anything, under any matchPolicy (most constraints have no excludeResourceRules): the
+  // equivalent resources are not worked out for nothing
+  if (rules.length === 0) return { matches: false };
   const req: RuleRequest = { operation: attrs.operation, resource: attrs.resource, subresource: attrs.subresource, namespace: attrs.namespace };
   for (const rule of rules) {
     if (!matchesRule(rule, req)) continue;

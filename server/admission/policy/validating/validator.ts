@@ -8,6 +8,7 @@ import {
   maxEvaluatedMessageExpressionSizeBytes,
   runtimeCostBudget,
   type Activation,
+  type CompiledSlot,
   type ExpressionEvaluation,
 } from '../generic/expressions.js';
 import { evaluateMatchConditions, type MatchConditionObserver } from '../generic/match-conditions.js';
@@ -72,6 +73,23 @@ function denialMessage(validation: { expression?: string; message?: string }, me
   return message;
 }
 
+/** The slots of an evaluator's validation and message passes, listed once per evaluator rather than per evaluation. */
+interface PassSlots {
+  validations: ReadonlyArray<CompiledSlot>;
+  messages: ReadonlyArray<CompiledSlot | undefined>;
+}
+
+const passSlots = new WeakMap<ValidatingPolicyEvaluator, PassSlots>();
+
+function passSlotsOf(e: ValidatingPolicyEvaluator): PassSlots {
+  let slots = passSlots.get(e);
+  if (!slots) {
+    slots = { validations: e.validations.map((v) => v.slot), messages: e.validations.map((v) => v.message) };
+    passSlots.set(e, slots);
+  }
+  return slots;
+}
+
 /** Everything an evaluation sees but `namespaceObject`, which is derived from the request's namespace. */
 export type ValidateInput = Omit<Activation, 'namespaceObject'> & { namespace: KubeObject | undefined };
 
@@ -97,9 +115,10 @@ export function validatePolicy(e: ValidatingPolicyEvaluator, input: ValidateInpu
     if (!m.matches) return { decisions: [], auditAnnotations: [] };
   }
 
-  const validations = evaluatePass(e.validations.map((v) => v.slot), e.variables, activation, budget, { authorizer: true });
+  const slots = passSlotsOf(e);
+  const validations = evaluatePass(slots.validations, e.variables, activation, budget, { authorizer: true });
   if (!validations.ok) return { decisions: [{ action: actionForError(f), evaluation: 'error', message: validations.error, elapsedSeconds: 0 }], auditAnnotations: [] };
-  const messages = evaluatePass(e.validations.map((v) => v.message), e.variables, activation, validations.remainingBudget, { authorizer: false });
+  const messages = evaluatePass(slots.messages, e.variables, activation, validations.remainingBudget, { authorizer: false });
 
   const decisions: PolicyDecision[] = e.validations.map((v, i) => {
     const r = validations.results[i]!;
