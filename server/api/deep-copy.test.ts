@@ -1,7 +1,7 @@
 // deepCopyJSON replaced structuredClone on the request path: for the values objects are made of (what JSON, YAML
 // and protobuf decoding give), it must copy exactly what structuredClone copied, and share nothing with its input.
 import { inspect } from 'node:util';
-import { deepCopyJSON } from './deep-copy.js';
+import { deepCopyJSON, jsonRoundTrip, jsonRoundTripObject, notPlainJSON } from './deep-copy.js';
 
 // structuredClone's objects come from node's realm, not jest's: compared by their full rendering (key order and
 // undefined values shown), which is what matters here
@@ -80,4 +80,56 @@ test("kube's TestDeepCopyJSON: the copy equals the source", () => {
   expect(copy).not.toBe(src);
   expect(copy.c).not.toBe(src.c);
   expect(copy.d).not.toBe(src.d);
+});
+
+describe('jsonRoundTrip: JSON.parse(JSON.stringify(v)) without the text', () => {
+  // what the parse of the text gives, rendered with key order and undefined values shown
+  const viaText = (v: unknown): string => shown(JSON.parse(JSON.stringify(v)));
+
+  test('equals the parse of the text on generated values, key order included, sharing no object or array', () => {
+    for (let seed = 1; seed <= 500; seed++) {
+      const v = randomValue(seed);
+      const copy = jsonRoundTrip(v);
+      expect(copy).not.toBe(notPlainJSON);
+      expect(shown(copy)).toBe(viaText(v));
+      const theirs = containers(v);
+      for (const c of containers(copy)) expect(theirs.has(c)).toBe(false);
+    }
+  });
+
+  test('drops what JSON drops: undefined properties left out, undefined and missing array elements null, -0 as 0', () => {
+    const sparse: unknown[] = [1];
+    sparse[2] = 3;
+    const v = { a: undefined, b: [undefined, 1], c: { d: undefined, e: -0 }, f: sparse, 10: 'x', 2: 'y' };
+    expect(shown(jsonRoundTrip(v))).toBe(viaText(v));
+    expect(Object.is((jsonRoundTrip({ z: -0 }) as { z: number }).z, 0)).toBe(true);
+    expect(Object.keys(jsonRoundTrip(v) as object)).toEqual(['2', '10', 'b', 'c', 'f']);
+  });
+
+  test('answers notPlainJSON for what JSON transforms in another way, so that the caller parses the text', () => {
+    const protoKey = JSON.parse('{"__proto__": {"a": 1}}') as object;
+    for (const v of [
+      { t: new Date(0) },
+      { n: Number.NaN },
+      { n: Number.POSITIVE_INFINITY },
+      { f: () => 1 },
+      { s: Symbol('s') },
+      { b: 1n },
+      { m: new Map([[1, 2]]) },
+      { j: { toJSON: () => 'x' } },
+      [() => 1],
+      protoKey,
+      undefined,
+    ]) {
+      expect(jsonRoundTrip(v)).toBe(notPlainJSON);
+    }
+  });
+
+  test('jsonRoundTripObject leaves one property out or puts a given value in its place', () => {
+    const v = { a: 1, metadata: { name: 'n', resourceVersion: '5' }, z: 2 };
+    expect(jsonRoundTripObject(v.metadata, { without: 'resourceVersion' })).toEqual({ name: 'n' });
+    const replaced = jsonRoundTripObject(v, { replace: { key: 'metadata', value: { x: true } } });
+    expect(Object.keys(replaced as object)).toEqual(['a', 'metadata', 'z']);
+    expect(replaced).toEqual({ a: 1, metadata: { x: true }, z: 2 });
+  });
 });

@@ -51,6 +51,7 @@ import {
   listExpiredMessage,
   parseRevision,
   storedEqual,
+  writtenObject,
 } from './stored-object.js';
 import { SharedWatchStream } from './etcd3-watch.js';
 import { WatchFeeds } from './etcd3-watch-feed.js';
@@ -269,7 +270,7 @@ export class Etcd3Storage implements Storage {
       ),
     );
     if (!res.succeeded) throw keyExists(key);
-    return decodeObject(key, json, Number(res.header.revision));
+    return writtenObject(key, obj, json, Number(res.header.revision));
   }
 
   async get(key: string): Promise<KubeObject> {
@@ -349,7 +350,8 @@ export class Etcd3Storage implements Storage {
       if (!kv && !opts.allowCreate) throw keyNotFound(key);
       const current = kv ? this.decodeKv(key, kv) : undefined;
       checkPreconditions(key, current ?? {}, opts.preconditions, Number(kv?.mod_revision ?? state.header.revision));
-      const json = encodeObject(key, await tryUpdate(current));
+      const updated = await tryUpdate(current);
+      const json = encodeObject(key, updated);
       if (kv && storedEqual(json, kv.value.toString('utf8'))) return this.decodeKv(key, kv);
       checkWriteSize(key, json, kv ? Number(kv.mod_revision) : undefined, 'client');
       const guard = kv
@@ -366,7 +368,7 @@ export class Etcd3Storage implements Storage {
           o,
         ),
       );
-      if (res.succeeded) return decodeObject(key, json, Number(res.header.revision));
+      if (res.succeeded) return writtenObject(key, updated, json, Number(res.header.revision));
       state = res.responses[0]!.response_range;
     }
   }

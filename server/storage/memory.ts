@@ -27,6 +27,7 @@ import {
   storedEqual,
   watchConsumerFailed,
   watchTooOld,
+  writtenObject,
 } from './stored-object.js';
 
 export interface MemoryStorageOptions {
@@ -218,7 +219,7 @@ export class MemoryStorage implements Storage {
     if (this.current.has(key)) throw keyExists(key);
     checkWriteSize(key, json, undefined, 'client+etcd');
     const revision = this.commit(key, json);
-    return decodeObject(key, json, revision);
+    return writtenObject(key, obj, json, revision);
   }
 
   async get(key: string): Promise<KubeObject> {
@@ -302,7 +303,7 @@ export class MemoryStorage implements Storage {
       if (stored && storedEqual(json, stored.json)) return decodeObject(key, stored.json, stored.modRevision);
       checkWriteSize(key, json, stored?.modRevision, 'client+etcd');
       const revision = this.commit(key, json);
-      return decodeObject(key, json, revision);
+      return writtenObject(key, updated, json, revision);
     }
   }
 
