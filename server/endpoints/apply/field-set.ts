@@ -15,7 +15,9 @@ export function emptyFieldSet(): FieldSet {
 }
 
 export function isEmptyFieldSet(s: FieldSet): boolean {
-  return s.members.size === 0 && [...s.children.values()].every(isEmptyFieldSet);
+  if (s.members.size !== 0) return false;
+  for (const c of s.children.values()) if (!isEmptyFieldSet(c)) return false;
+  return true;
 }
 
 /** The child set at `key`, created when absent. */
@@ -99,44 +101,132 @@ export function hasPathOrBelow(s: FieldSet | undefined, key: string): boolean {
   return c !== undefined && !isEmptyCompact(c);
 }
 
-/** The order smd serializes and iterates path elements in: field names, then keys, values, indexes. */
+/**
+ * The order smd serializes and iterates path elements in: field names, then keys, values, indexes; anything else
+ * (a key of a managedFields entry a client wrote) before them all. Read by char code: it runs for every comparison.
+ */
 function elementRank(key: string): number {
-  return ['f:', 'k:', 'v:', 'i:'].indexOf(key.slice(0, 2));
+  if (key.charCodeAt(1) !== 58 /* : */) return -1;
+  switch (key.charCodeAt(0)) {
+    case 102 /* f */:
+      return 0;
+    case 107 /* k */:
+      return 1;
+    case 118 /* v */:
+      return 2;
+    case 105 /* i */:
+      return 3;
+    default:
+      return -1;
+  }
 }
 
 function compareElements(a: string, b: string): number {
-  const r = elementRank(a) - elementRank(b);
+  const ra = elementRank(a);
+  const r = ra - elementRank(b);
   if (r !== 0) return r;
-  if (a.startsWith('i:')) return Number(a.slice(2)) - Number(b.slice(2));
+  if (ra === 3) return Number(a.slice(2)) - Number(b.slice(2));
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * keys.sort(compareElements). Without index elements (`i:`) the comparison is a strict total order on distinct keys,
+ * so any sort gives the builtin's result, and an insertion sort here is faster for the few keys of a level; indexes
+ * compare by Number (`i:1` ties `i:01`, `i:x` is NaN), so they keep the builtin's own algorithm.
+ */
+function sortElements(keys: string[]): void {
+  const n = keys.length;
+  if (n > 16) {
+    keys.sort(compareElements);
+    return;
+  }
+  for (let i = 0; i < n; i++) {
+    const k = keys[i]!;
+    if (k.charCodeAt(0) === 105 /* i */ && k.charCodeAt(1) === 58 /* : */) {
+      keys.sort(compareElements);
+      return;
+    }
+  }
+  for (let i = 1; i < n; i++) {
+    const k = keys[i]!;
+    let j = i - 1;
+    while (j >= 0 && compareElements(keys[j]!, k) > 0) {
+      keys[j + 1] = keys[j]!;
+      j--;
+    }
+    keys[j + 1] = k;
+  }
 }
 
 export type FieldsV1 = { [key: string]: FieldsV1 };
 
 export function toFieldsV1(s: FieldSet): FieldsV1 {
   const out: FieldsV1 = {};
-  const keys = [...new Set([...s.members, ...s.children.keys()])].sort(compareElements);
-  for (const k of keys) {
-    const child = s.children.get(k);
-    // an empty child set serializes as {}: the same as no child
-    const inner = child !== undefined ? toFieldsV1(child) : undefined;
-    if (inner === undefined || Object.keys(inner).length === 0) {
-      if (s.members.has(k)) out[k] = {};
-      continue;
-    }
-    out[k] = s.members.has(k) ? { '.': {}, ...inner } : inner;
-  }
+  writeFieldsV1(out, s, false);
   return out;
 }
+
+/**
+ * Writes the entries of `s` into `out` in smd's order and returns how many own keys it wrote (the emptiness test
+ * the caller needs). `dotted` says `out` already holds the "." of a member with children: that object used to be
+ * a spread copy (`{ '.': {}, ...inner }`), which drops a `__proto__` written into the inner object, so it is not
+ * written into `out` either.
+ */
+function writeFieldsV1(out: FieldsV1, s: FieldSet, dotted: boolean): number {
+  const { members, children } = s;
+  // members first, then the children that are not members: the order sorting starts from, which decides the order
+  // of elements the comparison ties (`i:1` and `i:01`)
+  const keys: string[] = [];
+  for (const m of members) keys.push(m);
+  if (children.size !== 0) for (const k of children.keys()) if (!members.has(k)) keys.push(k);
+  if (keys.length > 1) sortElements(keys);
+  let written = 0;
+  for (const k of keys) {
+    const child = children.get(k);
+    const member = members.has(k);
+    let value: FieldsV1 | undefined;
+    if (child !== undefined) {
+      // an empty child set serializes as {}: the same as no child
+      const inner: FieldsV1 = member ? { '.': {} } : {};
+      if (writeFieldsV1(inner, child, member) !== 0) value = inner;
+    }
+    if (value === undefined) {
+      if (!member) continue;
+      value = {};
+    }
+    if (k === '__proto__') {
+      // an assignment sets the prototype and writes no own key, as the plain assignment always did
+      if (!dotted) out[k] = value;
+      continue;
+    }
+    out[k] = value;
+    written++;
+  }
+  return written;
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
 
 export function fromFieldsV1(v: unknown): FieldSet {
   const out = emptyFieldSet();
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return out;
-  for (const [k, inner] of Object.entries(v as Record<string, unknown>)) {
+  const doc = v as Record<string, unknown>;
+  for (const k of Object.keys(doc)) {
     if (k === '.') continue;
-    const entries = inner !== null && typeof inner === 'object' ? Object.keys(inner as object) : [];
-    if (entries.length === 0 || entries.includes('.')) out.members.add(k);
-    if (entries.some((e) => e !== '.')) {
+    const inner = doc[k];
+    // a member when it has no entries or a "." entry; a child set when it has entries other than "."
+    let dot = false;
+    let other = false;
+    if (inner !== null && typeof inner === 'object') {
+      for (const e in inner) {
+        if (!hasOwn.call(inner, e)) continue;
+        if (e === '.') dot = true;
+        else other = true;
+        if (dot && other) break;
+      }
+    }
+    if (dot || !other) out.members.add(k);
+    if (other) {
       const child = fromFieldsV1(inner);
       if (!isEmptyCompact(child)) out.children.set(k, child);
     }

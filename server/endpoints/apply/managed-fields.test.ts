@@ -1,16 +1,18 @@
 import { loadApplySchema, type ApplySchema } from '../../admission/policy/mutating/apply-schema.js';
 import { mergeAppliedConfiguration } from '../../admission/policy/mutating/apply-configuration.js';
 import type { KubeObject } from '../../api/types.js';
-import { fromFieldsV1, pathString, toFieldsV1 } from './field-set.js';
+import { emptyFieldSet, fromFieldsV1, insertPath, pathString, toFieldsV1, type FieldSet } from './field-set.js';
 import { decodeManagedFields, encodeManagedFields, recordApply, recordUpdate, type ManagerEntry, type OwnershipSchema } from './managed-fields.js';
 import { crdSchemaNode } from './ownership-schema.js';
 
 // the schema server-side apply uses at run time: the Pod's OpenAPI shape with its list types
 let podSchema: ApplySchema;
 let pod: OwnershipSchema;
+let configMap: OwnershipSchema;
 beforeAll(async () => {
   podSchema = await loadApplySchema({ group: '', version: 'v1', kind: 'Pod' });
   pod = { root: podSchema.root, typed: true, ignoreStatus: true };
+  configMap = { root: (await loadApplySchema({ group: '', version: 'v1', kind: 'ConfigMap' })).root, typed: true, ignoreStatus: false };
 });
 const now = '2025-01-01T00:00:00Z';
 
@@ -40,6 +42,116 @@ describe('FieldsV1', () => {
     [['f:metadata', 'f:finalizers', 'v:"x"'], '.metadata.finalizers[="x"]'],
   ])('prints %j as %s', (path, text) => {
     expect(pathString(path)).toBe(text);
+  });
+});
+
+// toEqual ignores the order of keys; managedFields are compared as the JSON text kube-apiserver would send
+const jsonText = (v: unknown): string => JSON.stringify(v);
+
+describe('FieldsV1 key order', () => {
+  const setOf = (members: string[]): FieldSet => {
+    const s = emptyFieldSet();
+    for (const m of members) s.members.add(m);
+    return s;
+  };
+
+  it('writes field names, then keys, values and indexes, each sorted, indexes by number (i:9 before i:10)', () => {
+    // inserted out of order: the output order is the serializer's, not the set's
+    const s = setOf(['i:10', 'v:"b"', 'f:spec', 'k:{"name":"c"}', 'i:9', 'f:apiVersion', 'v:"a"', 'i:2']);
+    insertPath(s, ['f:spec', 'f:replicas']);
+    insertPath(s, ['f:spec', 'f:paused']);
+    insertPath(s, ['k:{"name":"c"}', 'f:image']);
+    insertPath(s, ['f:metadata', 'f:labels', 'f:b']);
+    insertPath(s, ['f:metadata', 'f:labels', 'f:a']);
+    expect(jsonText(toFieldsV1(s))).toBe(
+      '{"f:apiVersion":{},"f:metadata":{"f:labels":{"f:a":{},"f:b":{}}},"f:spec":{".":{},"f:paused":{},"f:replicas":{}},' +
+        '"k:{\\"name\\":\\"c\\"}":{".":{},"f:image":{}},"v:\\"a\\"":{},"v:\\"b\\"":{},"i:2":{},"i:9":{},"i:10":{}}',
+    );
+  });
+
+  it('writes an empty child set as {} when its path is a member, and not at all when it is not', () => {
+    const s = setOf(['f:data']);
+    s.children.set('f:data', emptyFieldSet());
+    s.children.set('f:status', emptyFieldSet());
+    expect(jsonText(toFieldsV1(s))).toBe('{"f:data":{}}');
+  });
+
+  it.each([
+    [['i:01', 'i:1'], '{"i:01":{},"i:1":{}}'],
+    [['i:1', 'i:01'], '{"i:1":{},"i:01":{}}'],
+  ])('keeps indexes that compare equal in the order the set holds them (%j)', (members, text) => {
+    expect(jsonText(toFieldsV1(setOf(members)))).toBe(text);
+  });
+
+  it('reads a "." entry as membership and writes it back first', () => {
+    const v1 = { 'f:b': { 'f:x': {}, '.': {} }, 'f:a': { '.': {} } };
+    expect(jsonText(toFieldsV1(fromFieldsV1(v1)))).toBe('{"f:a":{},"f:b":{".":{},"f:x":{}}}');
+  });
+});
+
+describe('recordUpdate managedFields', () => {
+  const configMapBody = (): KubeObject =>
+    ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c1', namespace: 'default', labels: { app: 'bench', tier: 'create' }, annotations: { 'bench.kah.dev/case': 'create' } },
+      data: { 'config.yaml': 'log:\n  level: info\n', mode: 'benchmark' },
+    }) as KubeObject;
+  const createdEntry =
+    '{"manager":"kubectl-create","operation":"Update","apiVersion":"v1","time":"2025-01-01T00:00:00Z","fieldsType":"FieldsV1","fieldsV1":' +
+    '{"f:data":{".":{},"f:config.yaml":{},"f:mode":{}},"f:metadata":{"f:annotations":{".":{},"f:bench.kah.dev/case":{}},"f:labels":{".":{},"f:app":{},"f:tier":{}}}}}';
+  const create = (): ManagerEntry[] => recordUpdate({ live: undefined, next: configMapBody(), entries: [], manager: 'kubectl-create', apiVersion: 'v1', now, schema: configMap });
+
+  it('gives a ConfigMap create one Update entry owning its data, labels and annotations, not its name or namespace', () => {
+    expect(jsonText(encodeManagedFields(create()))).toBe(`[${createdEntry}]`);
+  });
+
+  it('moves a data key an update changes from its creator to the editor', () => {
+    const next = configMapBody();
+    (next as { data: Record<string, string> }).data['mode'] = 'changed';
+    const entries = recordUpdate({ live: configMapBody(), next, entries: create(), manager: 'kubectl-edit', apiVersion: 'v1', now: '2025-01-02T00:00:00Z', schema: configMap });
+    expect(jsonText(encodeManagedFields(entries))).toBe(
+      `[${createdEntry.replace('"f:config.yaml":{},"f:mode":{}', '"f:config.yaml":{}')},` +
+        '{"manager":"kubectl-edit","operation":"Update","apiVersion":"v1","time":"2025-01-02T00:00:00Z","fieldsType":"FieldsV1","fieldsV1":{"f:data":{"f:mode":{}}}}]',
+    );
+  });
+
+  it('keeps an updater apiVersion apart: the same manager at v2 gets its own entry, back at v1 merges into the first', () => {
+    const withExtra = configMapBody();
+    (withExtra as { data: Record<string, string> }).data['extra'] = 'x';
+    const withMore = structuredClone(withExtra);
+    (withMore as { data: Record<string, string> }).data['more'] = 'y';
+    let entries = recordUpdate({ live: undefined, next: configMapBody(), entries: [], manager: 'm', apiVersion: 'v1', now, schema: configMap });
+    entries = recordUpdate({ live: configMapBody(), next: withExtra, entries, manager: 'm', apiVersion: 'v2', now: '2025-01-02T00:00:00Z', schema: configMap });
+    entries = recordUpdate({ live: withExtra, next: withMore, entries, manager: 'm', apiVersion: 'v1', now: '2025-01-03T00:00:00Z', schema: configMap });
+    expect(jsonText(encodeManagedFields(entries).map((e) => [e['manager'], e['apiVersion'], e['time'], e['fieldsV1']]))).toBe(
+      '[["m","v2","2025-01-02T00:00:00Z",{"f:data":{"f:extra":{}}}],' +
+        '["m","v1","2025-01-03T00:00:00Z",{"f:data":{".":{},"f:config.yaml":{},"f:mode":{},"f:more":{}},"f:metadata":{"f:annotations":{".":{},"f:bench.kah.dev/case":{}},"f:labels":{".":{},"f:app":{},"f:tier":{}}}}]]',
+    );
+  });
+
+  const podWithPorts = (): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p', finalizers: ['b', 'a'] },
+    spec: { containers: [{ name: 'web', image: 'nginx', ports: [{ containerPort: 8080 }, { containerPort: 53, protocol: 'UDP' }] }, { name: 'side', image: 'busybox' }] },
+    status: { phase: 'Pending' },
+  });
+  const podFields =
+    '{"f:metadata":{"f:finalizers":{".":{},"v:\\"a\\"":{},"v:\\"b\\"":{}}},"f:spec":{"f:containers":{"k:{\\"name\\":\\"side\\"}":{".":{},"f:image":{},"f:name":{}},' +
+    '"k:{\\"name\\":\\"web\\"}":{".":{},"f:image":{},"f:name":{},"f:ports":{".":{},"k:{\\"containerPort\\":53,\\"protocol\\":\\"UDP\\"}":{".":{},"f:containerPort":{},"f:protocol":{}},' +
+    '"k:{\\"containerPort\\":8080,\\"protocol\\":\\"TCP\\"}":{".":{},"f:containerPort":{}}}}}}';
+
+  it('keys containers by name and ports by containerPort with the protocol defaulted, and owns no status on the main resource', () => {
+    const entries = recordUpdate({ live: undefined, next: podWithPorts(), entries: [], manager: 'm', apiVersion: 'v1', now, schema: pod });
+    expect(jsonText(encodeManagedFields(entries))).toBe(`[{"manager":"m","operation":"Update","apiVersion":"v1","time":"${now}","fieldsType":"FieldsV1","fieldsV1":${podFields}}}]`);
+  });
+
+  it('owns status through /status, and writes the subresource last', () => {
+    const entries = recordUpdate({ live: undefined, next: podWithPorts(), entries: [], manager: 'm', apiVersion: 'v1', subresource: 'status', now, schema: { ...pod, ignoreStatus: false } });
+    expect(jsonText(encodeManagedFields(entries))).toBe(
+      `[{"manager":"m","operation":"Update","apiVersion":"v1","time":"${now}","fieldsType":"FieldsV1","fieldsV1":${podFields},"f:status":{"f:phase":{}}},"subresource":"status"}]`,
+    );
   });
 });
 

@@ -42,9 +42,21 @@ export interface OwnershipSchema {
 /** The manager kube's beforeApplyManagerName gives an object's fields that had no owner before its first apply. */
 export const beforeFirstApplyManager = 'before-first-apply';
 
+type ManagerIdentityFields = Pick<ManagerEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>;
+
 /** internal.BuildManagerIdentifier: appliers are one manager whatever apiVersion they apply. */
-export function managerIdentity(e: Pick<ManagerEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
+export function managerIdentity(e: ManagerIdentityFields): string {
   return JSON.stringify([e.manager, e.operation, e.operation === 'Apply' ? '' : e.apiVersion, e.subresource ?? '']);
+}
+
+/** managerIdentity(a) === managerIdentity(b), field by field: the identity of strings is their JSON text's. */
+function sameManager(a: ManagerIdentityFields, b: ManagerIdentityFields): boolean {
+  return (
+    a.manager === b.manager &&
+    a.operation === b.operation &&
+    (a.operation === 'Apply' || a.apiVersion === b.apiVersion) &&
+    (a.subresource ?? '') === (b.subresource ?? '')
+  );
 }
 
 type JsonMap = Record<string, unknown>;
@@ -79,44 +91,81 @@ export function encodeManagedFields(entries: readonly ManagerEntry[]): JsonMap[]
     if (p.apiVersion !== q.apiVersion) return p.apiVersion < q.apiVersion ? -1 : 1;
     return (p.subresource ?? '') < (q.subresource ?? '') ? -1 : (p.subresource ?? '') > (q.subresource ?? '') ? 1 : 0;
   });
-  return sorted.map((e) => ({
-    manager: e.manager,
-    operation: e.operation,
-    apiVersion: e.apiVersion,
-    ...(e.time ? { time: e.time } : {}),
-    fieldsType: 'FieldsV1',
-    fieldsV1: toFieldsV1(e.set),
-    ...(e.subresource ? { subresource: e.subresource } : {}),
-  }));
+  return sorted.map((e) => {
+    const out: JsonMap = { manager: e.manager, operation: e.operation, apiVersion: e.apiVersion };
+    if (e.time) out['time'] = e.time;
+    out['fieldsType'] = 'FieldsV1';
+    out['fieldsV1'] = toFieldsV1(e.set);
+    if (e.subresource) out['subresource'] = e.subresource;
+    return out;
+  });
 }
 
 // stripMetaManager's stripSet: fields the server sets, which no manager owns.
 const strippedMetadata = ['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion'];
 
-function ignoredFields(schema: OwnershipSchema): FieldSet {
+function buildIgnoredFields(ignoreStatus: boolean): FieldSet {
   const s = emptyFieldSet();
   s.members.add('f:apiVersion');
   s.members.add('f:kind');
   const meta = emptyFieldSet();
   for (const f of strippedMetadata) meta.members.add(`f:${f}`);
   s.children.set('f:metadata', meta);
-  if (schema.ignoreStatus) s.members.add('f:status');
+  if (ignoreStatus) s.members.add('f:status');
   return s;
 }
 
-/** A set without the ignored paths and everything below them. */
-function withoutIgnored(set: FieldSet, ignored: FieldSet): FieldSet {
+// built once: only read (by withoutIgnored and keptFields), never handed out or changed
+const ignoredWithStatus = buildIgnoredFields(true);
+const ignoredWithoutStatus = buildIgnoredFields(false);
+const ignoredFields = (schema: OwnershipSchema): FieldSet => (schema.ignoreStatus ? ignoredWithStatus : ignoredWithoutStatus);
+
+// the sets built below are compact (no empty child sets): emptiness is a constant-time check on them
+const isEmptyCompact = (s: FieldSet): boolean => s.members.size === 0 && s.children.size === 0;
+
+/** A set without the ignored paths and everything below them, compact. */
+function withoutIgnored(set: FieldSet, ignored: FieldSet | undefined): FieldSet {
   const out = emptyFieldSet();
-  for (const m of set.members) if (!ignored.members.has(m)) out.members.add(m);
+  for (const m of set.members) if (ignored === undefined || !ignored.members.has(m)) out.members.add(m);
   for (const [k, c] of set.children) {
-    if (ignored.members.has(k)) continue;
-    const below = ignored.children.get(k);
-    out.children.set(k, below ? withoutIgnored(c, below) : c);
+    if (ignored !== undefined && ignored.members.has(k)) continue;
+    const child = withoutIgnored(c, ignored?.children.get(k));
+    if (!isEmptyCompact(child)) out.children.set(k, child);
   }
-  return differenceFieldSets(out, emptyFieldSet());
+  return out;
 }
 
+/**
+ * withoutIgnored(unionFieldSets(a, b), ignored) of the compact sets compareObjects returns, in one walk that
+ * shares the subtrees it leaves as they are rather than copying them three times over: the sets are the caller's
+ * alone, and no set is changed once built. Members and children keep their order: a's, then b's.
+ */
+function keptFields(a: FieldSet, b: FieldSet | undefined, ignored: FieldSet | undefined): FieldSet {
+  if (ignored === undefined && (b === undefined || isEmptyCompact(b))) return a;
+  if (ignored === undefined && isEmptyCompact(a)) return b!;
+  const out = emptyFieldSet();
+  for (const m of a.members) if (ignored === undefined || !ignored.members.has(m)) out.members.add(m);
+  if (b !== undefined) for (const m of b.members) if (ignored === undefined || !ignored.members.has(m)) out.members.add(m);
+  for (const [k, c] of a.children) {
+    if (ignored !== undefined && ignored.members.has(k)) continue;
+    const child = keptFields(c, b?.children.get(k), ignored?.children.get(k));
+    if (!isEmptyCompact(child)) out.children.set(k, child);
+  }
+  if (b !== undefined) {
+    for (const [k, c] of b.children) {
+      if (a.children.has(k) || (ignored !== undefined && ignored.members.has(k))) continue;
+      const child = keptFields(c, undefined, ignored?.children.get(k));
+      if (!isEmptyCompact(child)) out.children.set(k, child);
+    }
+  }
+  return out;
+}
+
+/** kube strips managedFields from both objects before comparing them; an object without them needs no copy. */
 function withoutMeta(obj: KubeObject): JsonMap {
+  // (a copy is a plain object: one with another prototype inherits other values for the keys only the other has)
+  const m = obj.metadata;
+  if (isMap(m) && !Object.prototype.hasOwnProperty.call(m, 'managedFields') && Object.getPrototypeOf(obj) === Object.prototype && Object.getPrototypeOf(m) === Object.prototype) return obj as JsonMap;
   const meta = isMap(obj.metadata) ? { ...obj.metadata } : undefined;
   if (meta) delete meta['managedFields'];
   const out: JsonMap = { ...obj };
@@ -136,10 +185,24 @@ export function managedFieldsForUpdate(live: KubeObject | undefined, next: KubeO
 }
 
 /** Removes the removed paths from every other manager, and what the operation took over when it may. */
-function updateOthers(entries: ManagerEntry[], selfId: string, taken: FieldSet, removed: FieldSet): ManagerEntry[] {
-  return entries
-    .map((e) => (managerIdentity(e) === selfId ? e : { ...e, set: differenceFieldSets(differenceFieldSets(e.set, taken), removed) }))
-    .filter((e) => !isEmptyFieldSet(e.set));
+function updateOthers(entries: ManagerEntry[], self: ManagerIdentityFields, taken: FieldSet, removed: FieldSet): ManagerEntry[] {
+  const out: ManagerEntry[] = [];
+  for (const e of entries) {
+    const next = sameManager(e, self) ? e : { ...e, set: differenceOfBoth(e.set, taken, removed) };
+    if (!isEmptyFieldSet(next.set)) out.push(next);
+  }
+  return out;
+}
+
+/** differenceFieldSets(differenceFieldSets(a, b), c), in one compact copy. */
+function differenceOfBoth(a: FieldSet, b: FieldSet | undefined, c: FieldSet | undefined): FieldSet {
+  const out = emptyFieldSet();
+  for (const m of a.members) if ((b === undefined || !b.members.has(m)) && (c === undefined || !c.members.has(m))) out.members.add(m);
+  for (const [k, s] of a.children) {
+    const child = differenceOfBoth(s, b?.children.get(k), c?.children.get(k));
+    if (!isEmptyCompact(child)) out.children.set(k, child);
+  }
+  return out;
 }
 
 export interface UpdateOperation {
@@ -160,15 +223,19 @@ export interface UpdateOperation {
 export function recordUpdate(op: UpdateOperation): ManagerEntry[] {
   const ignored = ignoredFields(op.schema);
   const cmp = compareObjects(withoutMeta(op.live ?? {}), withoutMeta(op.next), op.schema.root, { typed: op.schema.typed });
-  const changed = withoutIgnored(unionFieldSets(cmp.added, cmp.modified), ignored);
-  const removed = withoutIgnored(cmp.removed, ignored);
-  const self: Omit<ManagerEntry, 'set'> = { manager: op.manager, operation: 'Update', apiVersion: op.apiVersion, ...(op.subresource ? { subresource: op.subresource } : {}) };
-  const selfId = managerIdentity(self);
-  const others = updateOthers(op.entries, selfId, changed, removed);
+  const changed = keptFields(cmp.added, cmp.modified, ignored);
+  const removed = keptFields(cmp.removed, undefined, ignored);
+  const self: ManagerIdentityFields = { manager: op.manager, operation: 'Update', apiVersion: op.apiVersion, ...(op.subresource ? { subresource: op.subresource } : {}) };
+  const others = updateOthers(op.entries, self, changed, removed);
   if (isEmptyFieldSet(changed)) return others;
-  const previous = others.find((e) => managerIdentity(e) === selfId);
+  const previous = others.find((e) => sameManager(e, self));
   const set = previous ? unionFieldSets(differenceFieldSets(previous.set, removed), changed) : changed;
-  return [...others.filter((e) => managerIdentity(e) !== selfId), { ...self, time: op.now, set }];
+  const out: ManagerEntry[] = [];
+  for (const e of others) if (!sameManager(e, self)) out.push(e);
+  // the fields of `{ ...self, time, set }` in its order, as literals: cloning `self` took V8's slow path
+  const { manager, apiVersion } = op;
+  out.push(op.subresource ? { manager, operation: 'Update', apiVersion, subresource: op.subresource, time: op.now, set } : { manager, operation: 'Update', apiVersion, time: op.now, set });
+  return out;
 }
 
 export interface ApplyOperation {
@@ -202,23 +269,22 @@ export function recordApply(op: ApplyOperation): ApplyOutcome {
     entries = recordUpdate({ live: undefined, next: op.live, entries: [], manager: beforeFirstApplyManager, apiVersion: op.apiVersion, now: op.now, schema: op.schema, ...(op.subresource ? { subresource: op.subresource } : {}) });
   }
   const self: Omit<ManagerEntry, 'set'> = { manager: op.manager, operation: 'Apply', apiVersion: op.apiVersion, ...(op.subresource ? { subresource: op.subresource } : {}) };
-  const selfId = managerIdentity(self);
-  const previous = entries.find((e) => managerIdentity(e) === selfId);
+  const previous = entries.find((e) => sameManager(e, self));
   const applied = withoutIgnored(toFieldSet(op.config, op.schema.root), ignored);
-  const owned = entries.filter((e) => managerIdentity(e) !== selfId).reduce((acc, e) => unionFieldSets(acc, e.set), applied);
+  const owned = entries.filter((e) => !sameManager(e, self)).reduce((acc, e) => unionFieldSets(acc, e.set), applied);
   const pruned = previous ? pruneUnowned(op.merged, op.schema.root, previous.set, owned) : op.merged;
   const object = dropNulls(pruned);
 
   const cmp = compareObjects(withoutMeta(live), withoutMeta(object), op.schema.root, { typed: op.schema.typed });
-  const changed = withoutIgnored(unionFieldSets(cmp.added, cmp.modified), ignored);
-  const removed = withoutIgnored(cmp.removed, ignored);
+  const changed = keptFields(cmp.added, cmp.modified, ignored);
+  const removed = keptFields(cmp.removed, undefined, ignored);
   const conflicts: Array<{ entry: ManagerEntry; path: string[] }> = [];
   for (const e of entries) {
-    if (managerIdentity(e) === selfId) continue;
+    if (sameManager(e, self)) continue;
     for (const path of memberPaths(intersectFieldSets(e.set, changed))) conflicts.push({ entry: e, path });
   }
   if (conflicts.length > 0 && !op.force) return { ok: false, error: conflictError(conflicts) };
-  const others = updateOthers(entries, selfId, changed, removed).filter((e) => managerIdentity(e) !== selfId);
+  const others = updateOthers(entries, self, changed, removed).filter((e) => !sameManager(e, self));
   const unchanged = isEmptyFieldSet(changed) && isEmptyFieldSet(removed);
   const time = unchanged && previous?.time ? previous.time : op.now;
   const next = isEmptyFieldSet(applied) ? others : [...others, { ...self, time, set: applied }];

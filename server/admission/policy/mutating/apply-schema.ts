@@ -237,17 +237,20 @@ export function typedApplySchema(openapi: JSONSchemaProps, tagged: ApplyNode): A
 /** The node of one OpenAPI schema, where `tagged` is what the patch tags say about the same place. */
 function typedNode(s: JSONSchemaProps, tagged: ApplyNode): ApplyNode {
   const items = s.type === 'array' && s.items && !Array.isArray(s.items) ? s.items : undefined;
+  // every node below is built once, on first use, as the struct fields are: a walk asks a list for its element
+  // node once per element (the Container schema of every container of every Pod)
+  let below: ApplyNode | undefined;
   switch (tagged.type) {
     case 'atomicStruct':
-      return { type: 'atomicStruct', shape: () => typedNode(s, typedField) };
+      return { type: 'atomicStruct', shape: () => (below ??= typedNode(s, typedField)) };
     case 'atomicList':
-      return items ? { type: 'atomicList', element: () => typedNode(items, typedField) } : tagged;
+      return items ? { type: 'atomicList', element: () => (below ??= typedNode(items, typedField)) } : tagged;
     case 'setList':
       return tagged;
     case 'associativeList':
-      return items ? { ...tagged, element: () => typedNode(items, tagged.element()) } : tagged;
+      return items ? { ...tagged, element: () => (below ??= typedNode(items, tagged.element())) } : tagged;
   }
-  if (s.type === 'array') return items ? { type: 'atomicList', element: () => typedNode(items, typedField) } : { type: 'atomicList' };
+  if (s.type === 'array') return items ? { type: 'atomicList', element: () => (below ??= typedNode(items, typedField)) } : { type: 'atomicList' };
   if (s.type !== 'object') return typedField;
   if (s.properties) {
     const fields: Record<string, () => ApplyNode> = {};
