@@ -37,8 +37,13 @@ export class DefaultStorageClass implements AdmissionPlugin {
     return op === 'CREATE';
   }
 
-  async admit(attrs: AdmissionAttributes): Promise<void> {
+  // nothing to do for other resources: answered at once, without a promise
+  admit(attrs: AdmissionAttributes): Promise<void> | void {
     if (!isMainResource(attrs, '', 'persistentvolumeclaims')) return;
+    return this.admitClaim(attrs);
+  }
+
+  private async admitClaim(attrs: AdmissionAttributes): Promise<void> {
     const pvc = attrs.object as Obj;
     const spec = asObj(pvc['spec']) ?? {};
     // PersistentVolumeClaimHasClass: a class set either way, even "" (which asks for no class)

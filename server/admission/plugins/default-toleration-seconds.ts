@@ -23,7 +23,8 @@ export class DefaultTolerationSeconds implements AdmissionPlugin {
     return op === 'CREATE' || op === 'UPDATE';
   }
 
-  async admit(attrs: AdmissionAttributes): Promise<void> {
+  // synchronous: nothing here waits
+  admit(attrs: AdmissionAttributes): void {
     if (!isMainResource(attrs, '', 'pods')) return;
     addDefaultTolerations(podSpecOf(attrs.object as KubeObject), this.options.notReadySeconds ?? 300, this.options.unreachableSeconds ?? 300);
   }

@@ -60,7 +60,7 @@ describe('LimitRanger plugin', () => {
     const attrs = fakeAttributes({ object });
     await plugin.admit(attrs);
     expect(object.metadata?.annotations).toEqual({ 'kubernetes.io/limit-ranger': 'LimitRanger plugin set: cpu limit for container foo-0' });
-    const err = await plugin.validate(attrs).catch((e: unknown) => e);
+    const err = await Promise.resolve(plugin.validate(attrs)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StatusError);
     expect((err as StatusError).message).toBe('pods "p" is forbidden: maximum cpu usage per Container is 1, but limit is 2');
   });

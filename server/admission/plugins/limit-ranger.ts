@@ -110,8 +110,13 @@ export class LimitRanger implements AdmissionPlugin {
     return (await this.deps.lister.list(limitRanges, namespace)) ?? [];
   }
 
-  async admit(attrs: AdmissionAttributes): Promise<void> {
+  // nothing to do for other resources: answered at once, without a promise
+  admit(attrs: AdmissionAttributes): Promise<void> | void {
     if (!isMainResource(attrs, '', 'pods')) return;
+    return this.admitPod(attrs);
+  }
+
+  private async admitPod(attrs: AdmissionAttributes): Promise<void> {
     const ranges = await this.ranges(attrs.namespace);
     if (!ranges.length) return;
     const pod = attrs.object as KubeObject;
@@ -126,8 +131,13 @@ export class LimitRanger implements AdmissionPlugin {
     }
   }
 
-  async validate(attrs: AdmissionAttributes): Promise<void> {
+  // nothing to do for other resources: answered at once, without a promise
+  validate(attrs: AdmissionAttributes): Promise<void> | void {
     if (!isMainResource(attrs, '', 'pods')) return;
+    return this.validatePod(attrs);
+  }
+
+  private async validatePod(attrs: AdmissionAttributes): Promise<void> {
     const ranges = await this.ranges(attrs.namespace);
     if (!ranges.length) return;
     const errs = validatePodLimits(podSpecOf(attrs.object as KubeObject), ranges);

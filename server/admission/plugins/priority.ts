@@ -24,8 +24,13 @@ export class PriorityAdmission implements AdmissionPlugin {
     return op === 'CREATE' || op === 'UPDATE';
   }
 
-  async admit(attrs: AdmissionAttributes): Promise<void> {
+  // nothing to do for other resources: answered at once, without a promise
+  admit(attrs: AdmissionAttributes): Promise<void> | void {
     if (!isMainResource(attrs, '', 'pods')) return;
+    return this.admitPod(attrs);
+  }
+
+  private async admitPod(attrs: AdmissionAttributes): Promise<void> {
     const spec = podSpecOf(attrs.object as KubeObject);
     if (attrs.operation === 'UPDATE') {
       // set on create; an update keeps the stored values whatever it sends
@@ -66,10 +71,16 @@ export class PriorityAdmission implements AdmissionPlugin {
     }
   }
 
-  async validate(attrs: AdmissionAttributes): Promise<void> {
+  // nothing to do but for a default PriorityClass: answered at once, without a promise
+  validate(attrs: AdmissionAttributes): Promise<void> | void {
     const { group, resource } = attrs.resource;
     if (group !== 'scheduling.k8s.io' || resource !== 'priorityclasses' || attrs.subresource !== '') return;
     if (attrs.object?.['globalDefault'] !== true) return;
+    return this.validateDefaultClass(attrs);
+  }
+
+  private async validateDefaultClass(attrs: AdmissionAttributes): Promise<void> {
+    const { group, resource } = attrs.resource;
     // kube's getDefaultPriorityClass: the first stored class marked default
     const current = (await this.deps.listPriorityClasses()).find((pc) => pc['globalDefault'] === true);
     if (!current) return;

@@ -45,8 +45,13 @@ export class ServiceAccountAdmission implements AdmissionPlugin {
     return op === 'CREATE';
   }
 
-  async admit(attrs: AdmissionAttributes): Promise<void> {
+  // nothing to do for other resources: answered at once, without a promise
+  admit(attrs: AdmissionAttributes): Promise<void> | void {
     if (!isMainResource(attrs, '', 'pods')) return;
+    return this.admitPod(attrs);
+  }
+
+  private async admitPod(attrs: AdmissionAttributes): Promise<void> {
     const pod = attrs.object as KubeObject;
     const spec = podSpecOf(pod);
     // kube leaves mirror pods to Validate: the kubelet deletes a mirror pod whose spec differs from its file
@@ -64,8 +69,13 @@ export class ServiceAccountAdmission implements AdmissionPlugin {
     if (podPullSecrets.length === 0 && saPullSecrets.length > 0) spec['imagePullSecrets'] = structuredClone(saPullSecrets);
   }
 
-  async validate(attrs: AdmissionAttributes): Promise<void> {
+  // nothing to do for other resources: answered at once, without a promise
+  validate(attrs: AdmissionAttributes): Promise<void> | void {
     if (!isMainResource(attrs, '', 'pods')) return;
+    return this.validatePod(attrs);
+  }
+
+  private async validatePod(attrs: AdmissionAttributes): Promise<void> {
     const pod = attrs.object as KubeObject;
     const spec = podSpecOf(pod);
     if (isMirrorPod(pod)) {
