@@ -731,6 +731,9 @@ async function writeAdmissionConfig(dir: string, config: Record<string, unknown>
   return file;
 }
 
+/** How many ports startApiServer tries for a server whose port it chose, when another process takes one first. */
+const serverStartAttempts = 3;
+
 /** Starts the apiserver (and, by default, an etcd for it) and waits until `/readyz` is 200. */
 export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiServerHandle> {
   const flags = opts.flags ?? [];
@@ -749,7 +752,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     const givenEtcd = opts.etcdServers === undefined ? undefined : Array.isArray(opts.etcdServers) ? opts.etcdServers.join(',') : opts.etcdServers;
     const admissionConfig = buildAdmissionConfig(opts.admissionConfig, opts.staticManifestDirs);
     const admissionConfigPath = admissionConfig === undefined ? undefined : await writeAdmissionConfig(tempDir, admissionConfig);
-    const port = opts.port ?? (await freePort());
+    let port = opts.port ?? (await freePort());
     const coverageArgs = opts.coverage && flagValue(flags, 'admission-coverage') === undefined ? [`--admission-coverage=${path.join(tempDir, 'admission-coverage.json')}`] : [];
     const entry = opts.serverEntry ?? defaultServerEntry();
     if (!existsSync(entry)) throw new Error(`the apiserver entry ${entry} does not exist: run \`npm run build\` first`);
@@ -765,8 +768,10 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       started.start();
       return started;
     };
+    let etcdServers: string | undefined;
     if (!needsEtcd || givenEtcd !== undefined) {
-      handle = spawnServer(needsEtcd ? givenEtcd : undefined, undefined);
+      etcdServers = needsEtcd ? givenEtcd : undefined;
+      handle = spawnServer(etcdServers, undefined);
     } else {
       // etcd and the apiserver start at once: the server waits for etcd's port (as kube-apiserver does) while node
       // loads it, so etcd's start costs no time of its own
@@ -774,7 +779,8 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       for (let attempt = 1; ; attempt++) {
         const spawned = await spawnEtcd(binary, opts.etcd ?? {});
         etcd = spawned.etcd;
-        handle = spawnServer(etcd.endpoint, etcd);
+        etcdServers = etcd.endpoint;
+        handle = spawnServer(etcdServers, etcd);
         try {
           await spawned.healthy;
           break;
@@ -788,7 +794,18 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       }
     }
     if (opts.waitForReady ?? true) {
-      await handle.waitReady();
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await handle.waitReady();
+          break;
+        } catch (err) {
+          // the port the harness chose was taken by someone else before the server listened on it: a new port
+          if (!(opts.port === undefined && attempt < serverStartAttempts && isAddressInUse(err))) throw err;
+          await handle.kill('SIGKILL');
+          port = await freePort();
+          handle = spawnServer(etcdServers, etcd);
+        }
+      }
       if (certsKey !== undefined) keepSharedCertificates(certsKey, handle.certDir);
     }
     return handle;
