@@ -3,7 +3,7 @@
 // was taken before it listened fails with the address named, which startApiServer answers with a new port.
 import { execFileSync } from 'node:child_process';
 import { existsSync, utimesSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { connect, createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { startApiServer } from '../../harness/apiserver-process.js';
 import { isAddressInUse } from '../../harness/etcd-process.js';
@@ -56,8 +56,13 @@ describe('a port taken before the server listens on it', () => {
 
   it('fails the start of a server given that port with the address named (the harness retries only ports it chose)', async () => {
     const port = await freePort();
-    holder = createServer();
+    // whoever connects (the harness's readiness poll may, before the server's exit is seen) is hung up on at once,
+    // so that closing the holder does not wait for them
+    holder = createServer((socket) => socket.destroy());
     await new Promise<void>((resolve) => holder!.listen({ host: '127.0.0.1', port }, resolve));
+    // a client of the holder, as the readiness poll is when it comes before the server's exit
+    const early = connect(port, '127.0.0.1');
+    early.on('error', () => undefined);
     const err = await startApiServer({ storage: 'memory', port }).then(
       () => new Error('the server started on a taken port'),
       (e: unknown) => e as Error,
