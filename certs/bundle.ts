@@ -1,8 +1,8 @@
 // The certificate files the apiserver serves with and hands to its admin, kept in --cert-dir so that a
 // restart reuses them (clients holding the CA keep working) and regenerated only when they no longer fit.
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomicSync } from './atomic-write.js';
 import { prepareCertDir } from './cert-dir.js';
 import { generateCA, type CertKeyPair } from './ca.js';
 import { certCoversHosts, certIssuedBy, certValidAt, inspectCert, keyMatchesCert } from './inspect.js';
@@ -83,9 +83,15 @@ export function servingBundlePaths(dir: string): ServingBundlePaths {
   };
 }
 
+// The files of a bundle are read and written blocking, on the main thread as on the certificate worker: a few KB each,
+// and earlier sessions measured no difference to a start either way (README, Performance). On the worker it is what keeps the process alive: node 20
+// aborts (SIGABRT, `Assertion failed: (req_wrap_async) != nullptr` in node::fs::Stat) when the worker starts an
+// asynchronous fs request while it is torn down by the process exiting, as a SIGTERM during the start makes it
+// (test/harness/sigterm-during-start.test.ts hit it once in 32 starts).
 async function readPair(certPath: string, keyPath: string): Promise<CertKeyPair | undefined> {
   try {
-    const [cert, key] = await Promise.all([readFile(certPath, 'utf8'), readFile(keyPath, 'utf8')]);
+    const cert = readFileSync(certPath, 'utf8');
+    const key = readFileSync(keyPath, 'utf8');
     return { cert, key };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
@@ -95,8 +101,8 @@ async function readPair(certPath: string, keyPath: string): Promise<CertKeyPair 
 
 async function writePair(pair: CertKeyPair, certPath: string, keyPath: string): Promise<void> {
   // The key first: a reader that finds the new certificate also finds its key.
-  await writeFileAtomic(keyPath, pair.key, keyMode);
-  await writeFileAtomic(certPath, pair.cert, certMode);
+  writeFileAtomicSync(keyPath, pair.key, keyMode);
+  writeFileAtomicSync(certPath, pair.cert, certMode);
 }
 
 /** Why a pair on disk cannot be reused, or undefined when it can. */

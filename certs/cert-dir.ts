@@ -2,9 +2,9 @@
 // way client-go does (k8s.io/client-go/util/cert/io.go WriteCert, util/keyutil/key.go WriteKey): the directory 0755,
 // certificates 0644, keys 0600. Here the CA also signs the admin's client certificate, so whoever can replace ca.crt
 // and ca.key in that directory can mint system:masters credentials: a directory other users may write is refused.
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { makeDirs } from '../server/make-dirs.js';
+import { makeDirsSync } from '../server/make-dirs.js';
 
 /** kube's mode for the directories it creates for certificates (client-go util/cert, util/keyutil). */
 export const certDirMode = 0o755;
@@ -25,14 +25,15 @@ export function certDirModeProblem(dir: string, mode: number): string | undefine
 /**
  * Creates `dir` (and missing parents) 0755 when it does not exist, and refuses an existing one that group or others
  * may write, whether or not it holds a CA yet (a CA written there now would be reused, unprotected, on restart).
+ * Blocking, as all of ensureServingBundle's file I/O is (certs/bundle.ts says why).
  */
 export async function prepareCertDir(dir: string): Promise<CertDirResult> {
   const d = resolve(dir);
   let st;
   try {
     // mkdir's mode goes through the umask, as Go's os.MkdirAll does: under umask 000 the result is exactly 0755
-    await makeDirs(d, certDirMode);
-    st = await stat(d);
+    makeDirsSync(d, certDirMode);
+    st = statSync(d);
   } catch (err) {
     return { ok: false, error: `unable to create certificate directory ${d}: ${(err as Error).message}` };
   }
