@@ -17,8 +17,12 @@ const elementNodeOf = (node: ApplyNode): ApplyNode => listElementNode(node) ?? u
 
 // The `f:` path element of each field name, kept (up to a bound): the same string every time is hashed once for the
 // sets, and is a property key FieldsV1 objects already know; a new concatenation is hashed and interned every time.
+// Only names of a field's usual length are kept: the walk runs before validation, so a map key may be as long as the
+// body allows, and 10,000 of those must not stay in memory.
 const fieldElements = new Map<string, string>();
+const maxKeptFieldName = 64;
 function fieldElement(name: string): string {
+  if (name.length > maxKeptFieldName) return `f:${name}`;
   let key = fieldElements.get(name);
   if (key === undefined) {
     if (fieldElements.size >= 10_000) fieldElements.clear();
